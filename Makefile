@@ -1,0 +1,67 @@
+# pspace: the front door.  "make help" lists the targets.
+SHELL := /bin/bash
+B := build
+PHASE = ci/phase.sh
+
+.DEFAULT_GOAL := help
+
+help: ## list the targets
+	@echo "pspace — make targets:"
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 18 | sed 's/^/  /'
+
+deps: ## install the Debian packages the build needs (apt-get, as root)
+	@$(PHASE) deps ci/deps.sh
+
+kernel-tree: deps ## build/linux: pristine 6.12 in git with kernel/series applied
+	@$(PHASE) kernel-tree kernel/tree.sh
+
+kernel-export: ## write the commits in build/linux back to kernel/patches
+	@kernel/export.sh
+
+kernel: kernel-tree ## build/bzImage: the patched kernel (ccache)
+	@$(PHASE) kernel kernel/build.sh guest
+
+kernel-debug: kernel-tree ## build/bzImage-debug: the same with KASAN, lockdep, ...
+	@$(PHASE) kernel-debug kernel/build.sh debug
+
+kernel-pristine: kernel-tree ## build/bzImage-pristine: no patches, same config
+	@$(PHASE) kernel-pristine kernel/build.sh pristine
+
+check-series: kernel-tree ## checkpatch --strict and a build after each patch
+	@$(PHASE) check-series kernel/check-series.sh
+
+pspace-run: deps ## build/pspace-run: the static launcher
+	@$(PHASE) pspace-run $(MAKE) -s -C pspace-run
+
+guest-bin: kernel-tree ## build/guest-bin: selftests built from the patched tree
+	@$(PHASE) guest-bin tests/build-guest-bin.sh
+
+rootfs: pspace-run guest-bin ## build/rootfs.img: Debian bookworm + tests + /srv/root
+	@$(PHASE) rootfs rootfs/image.sh
+
+build: kernel rootfs ## everything a guest run needs
+
+demo: build ## boot the patched kernel and show nested containers
+	@$(PHASE) demo tests/run-guest.sh demo
+	@ci/timings.sh
+
+check: build ## build, then run every test suite in the guest
+	@$(PHASE) check tests/run-guest.sh check; rc=$$?; ci/timings.sh; exit $$rc
+
+shell: build ## boot the guest into a root shell (Ctrl-A X quits QEMU)
+	@tests/run-guest.sh shell
+
+install: pspace-run ## install pspace-run and its man page (DESTDIR, PREFIX)
+	@$(MAKE) -s -C pspace-run install
+
+lint: ## shellcheck the scripts
+	@shellcheck -x ci/*.sh kernel/*.sh rootfs/*.sh tests/*.sh tests/guest/init tests/guest/run-suites tests/guest/demo tests/guest/demo-level tests/guest/suites/* .ci/run
+
+clean: ## remove build output (keeps the kernel tree and caches)
+	rm -rf $(B)/results $(B)/rootfs-stage $(B)/rootfs.img $(B)/pspace-run* $(B)/guest-bin $(B)/timings
+
+distclean: ## remove all of build/
+	rm -rf $(B)
+
+.PHONY: help deps kernel-tree kernel-export kernel kernel-debug kernel-pristine check-series \
+	pspace-run guest-bin rootfs build demo check shell install lint clean distclean

@@ -1,0 +1,34 @@
+# shellcheck shell=bash
+# Helpers shared by the build and test scripts: phase banners with timings,
+# error reporting, and the paths every script agrees on.
+
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BUILD=${PSPACE_BUILD:-$TOP/build}
+KSRC=$BUILD/linux
+KOBJ=$BUILD/linux-obj
+CACHE_DIR=${PSPACE_CACHE:-/var/cache/pspace}
+export TOP BUILD KSRC KOBJ CACHE_DIR
+
+die() {
+	printf '%s: error: %s\n' "${0##*/}" "$*" >&2
+	exit 1
+}
+
+note() {
+	printf '  %s\n' "$*"
+}
+
+# phase NAME COMMAND...: run COMMAND, print how long it took, and keep the
+# figure in $BUILD/timings so that make demo/check can print a summary.
+phase() {
+	local name=$1 start end rc=0
+	shift
+	printf '==> %s\n' "$name"
+	start=$(date +%s.%N)
+	"$@" || rc=$?
+	end=$(date +%s.%N)
+	mkdir -p "$BUILD"
+	printf '%-28s %6.1fs%s\n' "$name" "$(awk "BEGIN { print $end - $start }")" \
+		"$([ $rc = 0 ] || echo " (failed, status $rc)")" | tee -a "$BUILD/timings"
+	return $rc
+}

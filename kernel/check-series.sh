@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# make check-series: every patch passes checkpatch --strict with nothing
+# reported, and the kernel builds after each patch in turn (bisectable).
+# Builds in a worktree of build/linux so the working tree is left alone.
+set -eu
+. "$(dirname "$0")/../ci/lib.sh"
+
+wt=$BUILD/linux-series
+obj=$BUILD/linux-series-obj
+fail=0
+
+cd "$KSRC"
+for p in $(sed -e 's/#.*//' -e '/^$/d' "$TOP/kernel/series"); do
+	out=$(./scripts/checkpatch.pl --strict --no-tree -q --terse "$TOP/kernel/patches/$p" 2>&1) || true
+	if [ -n "$out" ]; then
+		echo "checkpatch: $p:"
+		echo "$out" | sed 's/^/  /'
+		fail=1
+	else
+		note "checkpatch clean: $p"
+	fi
+done
+
+[ -d "$wt" ] || git worktree add -q --detach "$wt" base
+mkdir -p "$obj"
+cp "$KOBJ/.config" "$obj/.config" 2>/dev/null || die "build the kernel once first ('make kernel')"
+export CCACHE_BASEDIR=$BUILD CCACHE_NOHASHDIR=1 CCACHE_COMPRESS=1
+export KBUILD_BUILD_TIMESTAMP="2026-01-01" KBUILD_BUILD_USER=pspace KBUILD_BUILD_HOST=pspace
+for c in $(git rev-list --reverse base..HEAD); do
+	git -C "$wt" checkout -q --detach "$c"
+	subject=$(git log -1 --format=%s "$c")
+	if make -C "$wt" O="$obj" CC="ccache gcc" HOSTCC="ccache gcc" -j"$(nproc)" -s olddefconfig bzImage >"$obj/build.log" 2>&1; then
+		note "builds: $subject"
+	else
+		echo "BUILD FAILED after: $subject"
+		tail -n 20 "$obj/build.log" | sed 's/^/  /'
+		fail=1
+	fi
+done
+[ $fail = 0 ] && note "series is clean and bisectable"
+exit $fail

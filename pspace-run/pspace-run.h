@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * pspace-run: start a command as pid 1 of a new pspace, chroot done right.
+ *
+ * One configuration struct is filled by option parsing (options.c) and read
+ * everywhere else; each concern lives in its own file.
+ */
+#ifndef PSPACE_RUN_H
+#define PSPACE_RUN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#ifndef CLONE_NPSPACE
+#define CLONE_NPSPACE 0x400000000ULL	/* include/uapi/linux/sched.h */
+#endif
+
+/* Exit statuses of pspace-run itself, as chroot(1) and env(1). */
+#define EXIT_SETUP	125	/* pspace-run failed */
+#define EXIT_CANNOT_RUN	126	/* COMMAND found but not executable */
+#define EXIT_NOT_FOUND	127	/* COMMAND not found */
+
+struct config {
+	const char *root;	/* ROOT as given */
+	char **argv;		/* COMMAND and its arguments */
+	bool quiet;
+	int verbose;
+};
+
+/* options.c */
+void parse_options(struct config *cfg, int argc, char **argv);
+
+/* util.c */
+extern const char *progname;
+void die(int status, const char *fmt, ...)
+	__attribute__((noreturn, format(printf, 2, 3)));
+void die_errno(int status, const char *fmt, ...)
+	__attribute__((noreturn, format(printf, 2, 3)));
+void warn_errno(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void verbose(const struct config *cfg, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* pspace.c */
+pid_t spawn_pspace(const struct config *cfg, int *pidfd);
+
+/* mounts.c */
+void setup_root(const struct config *cfg);
+
+/* exec.c */
+void exec_command(const struct config *cfg) __attribute__((noreturn));
+
+/* supervise.c */
+int supervise(const struct config *cfg, pid_t leader, int pidfd);
+
+#endif

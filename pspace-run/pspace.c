@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Creating the pspace: clone3(CLONE_NPSPACE | CLONE_NEWNS | CLONE_PIDFD).
+ * The child comes back from here as pid 1 of the new pspace and never
+ * returns to the caller; the parent gets the leader's wid and a pidfd.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "pspace-run.h"
+
+struct clone_args_v0 {
+	uint64_t flags;
+	uint64_t pidfd;
+	uint64_t child_tid;
+	uint64_t parent_tid;
+	uint64_t exit_signal;
+	uint64_t stack;
+	uint64_t stack_size;
+	uint64_t tls;
+};
+
+/*
+ * The leader's getppid() is 0, so it cannot tell whether pspace-run is
+ * still there that way: it holds the read end of a pipe whose write end
+ * only pspace-run has, and sees POLLHUP once pspace-run is gone.
+ */
+static void die_with_parent(int alive_fd)
+{
+	struct pollfd p = { .fd = alive_fd, .events = POLLIN };
+
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
+		die_errno(EXIT_SETUP, "prctl(PR_SET_PDEATHSIG)");
+	if (poll(&p, 1, 0) > 0 && (p.revents & POLLHUP))
+		_exit(EXIT_SETUP);
+	close(alive_fd);
+}
+
+pid_t spawn_pspace(const struct config *cfg, int *pidfd)
+{
+	struct clone_args_v0 args;
+	int alive[2];
+	long pid;
+
+	if (pipe2(alive, O_CLOEXEC) < 0)
+		die_errno(EXIT_SETUP, "pipe");
+
+	memset(&args, 0, sizeof(args));
+	args.flags = CLONE_NPSPACE | CLONE_NEWNS | CLONE_PIDFD;
+	args.pidfd = (uintptr_t)pidfd;
+	args.exit_signal = SIGCHLD;
+
+	pid = syscall(SYS_clone3, &args, sizeof(args));
+	if (pid < 0) {
+		if (errno == EINVAL || errno == ENOSYS)
+			die(EXIT_SETUP, "this kernel does not support CLONE_NPSPACE (clone3: %s)",
+			    strerror(errno));
+		die_errno(EXIT_SETUP, "clone3(CLONE_NPSPACE)");
+	}
+	if (pid == 0) {
+		close(alive[1]);
+		die_with_parent(alive[0]);
+		setup_root(cfg);
+		exec_command(cfg);
+	}
+	close(alive[0]);
+	/* alive[1] stays open, unused, for as long as pspace-run lives. */
+	verbose(cfg, "leader started, wid %ld", pid);
+	return pid;
+}

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pspace-run's main loop while the container runs: wait for the leader,
+ * pass signals on, stop the container when asked, and turn the leader's
+ * end into pspace-run's exit status.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "pspace-run.h"
+
+/* Passed on to the leader as they are. */
+static const int forwarded[] = { SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGWINCH };
+/* Stop the container: the stop signal, then SIGKILL after the timeout. */
+static const int stopping[] = { SIGINT, SIGTERM };
+
+#define STOP_TIMEOUT 10
+
+static void nothing(int sig)
+{
+	(void)sig;
+}
+
+/*
+ * pspace-run may itself be the leader of a pspace (nesting), and a
+ * leader never gets a signal it leaves at SIG_DFL.  So every signal it
+ * waits for gets a handler, although sigtimedwait() takes them first.
+ */
+static void catch(sigset_t *set, int sig)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = nothing;
+	sigaction(sig, &sa, NULL);
+	sigaddset(set, sig);
+}
+
+static void send(int pidfd, int sig)
+{
+	if (syscall(SYS_pidfd_send_signal, pidfd, sig, NULL, 0) < 0 && errno != ESRCH)
+		warn_errno("pidfd_send_signal");
+}
+
+int supervise(const struct config *cfg, pid_t leader, int pidfd)
+{
+	struct timespec tick = { .tv_sec = 1 };
+	time_t kill_at = 0;
+	sigset_t set;
+	size_t i;
+	int status;
+
+	sigemptyset(&set);
+	catch(&set, SIGCHLD);
+	for (i = 0; i < sizeof(forwarded) / sizeof(forwarded[0]); i++)
+		catch(&set, forwarded[i]);
+	for (i = 0; i < sizeof(stopping) / sizeof(stopping[0]); i++)
+		catch(&set, stopping[i]);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+
+	for (;;) {
+		int sig = sigtimedwait(&set, NULL, &tick);
+
+		if (waitpid(leader, &status, WNOHANG) == leader)
+			break;
+		if (kill_at && time(NULL) >= kill_at) {
+			verbose(cfg, "stop timeout: killing the pspace");
+			send(pidfd, SIGKILL);
+			kill_at = 0;
+		}
+		if (sig < 0 || sig == SIGCHLD)
+			continue;
+		if (sig == SIGINT || sig == SIGTERM) {
+			verbose(cfg, "stopping the container (SIGTERM to the leader)");
+			send(pidfd, SIGTERM);
+			if (!kill_at)
+				kill_at = time(NULL) + STOP_TIMEOUT;
+			continue;
+		}
+		verbose(cfg, "forwarding signal %d to the leader", sig);
+		send(pidfd, sig);
+	}
+	close(pidfd);
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	return 128 + WTERMSIG(status);
+}

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# make rootfs: build/rootfs.img, an ext4 image made with "mkfs.ext4 -d" (no
+# loop mounts) from the cached Debian tree plus the project's files:
+#   /usr/local/bin/pspace-run       the launcher
+#   /usr/lib/pspace/                guest init, test suites, selftests, demo
+#   /srv/root/                      a second copy of the Debian tree, the
+#                                   container root, with pspace-run in it
+set -eu
+. "$(dirname "$0")/../ci/lib.sh"
+
+base=$("$TOP/rootfs/base.sh")
+stage=$BUILD/rootfs-stage
+img=$BUILD/rootfs.img
+
+[ -x "$BUILD/pspace-run" ] || die "$BUILD/pspace-run: missing; run 'make pspace-run' first"
+
+note "staging $stage"
+mkdir -p "$stage"
+rsync -a --delete --exclude=/.complete --exclude=/srv/root "$base/" "$stage/"
+mkdir -p "$stage/srv/root"
+rsync -a --delete --exclude=/.complete "$base/" "$stage/srv/root/"
+
+for r in "$stage" "$stage/srv/root"; do
+	install -D -m 0755 "$BUILD/pspace-run" "$r/usr/local/bin/pspace-run"
+	install -D -m 0755 "$TOP/tests/guest/demo-level" "$r/usr/local/bin/pspace-demo-level"
+	echo pspace >"$r/etc/hostname"
+done
+echo pspace-guest >"$stage/etc/hostname"
+
+lib=$stage/usr/lib/pspace
+rm -rf "$lib"
+mkdir -p "$lib/suites" "$lib/bin"
+install -m 0755 "$TOP/tests/guest/init" "$TOP/tests/guest/run-suites" "$TOP/tests/guest/demo" "$lib/"
+install -m 0644 "$TOP/tests/lib/tap.sh" "$lib/"
+for s in "$TOP"/tests/guest/suites/*; do
+	[ -f "$s" ] && install -m 0755 "$s" "$lib/suites/"
+done
+if [ -d "$BUILD/guest-bin" ]; then
+	cp -a "$BUILD/guest-bin/." "$lib/bin/"
+fi
+
+# Size: what the tree holds, plus room for the tests to write.
+kib=$(du -sk "$stage" | cut -f1)
+size=$(((kib * 13 / 10 + 512 * 1024) / 1024))M
+rm -f "$img.tmp"
+truncate -s "$size" "$img.tmp"
+mkfs.ext4 -q -F -L pspace-root -E root_owner=0:0 -d "$stage" "$img.tmp"
+mv "$img.tmp" "$img"
+note "$img: $size"

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# The test programs that run in the guest, built statically from the
+# patched kernel tree into build/guest-bin/ (copied into the image).
+set -eu
+. "$(dirname "$0")/../ci/lib.sh"
+
+out=$BUILD/guest-bin
+mkdir -p "$out"
+make -s -C "$KSRC" O="$KOBJ" headers >/dev/null
+hdr=$KOBJ/usr/include
+sel=$KSRC/tools/testing/selftests
+cflags=(-static -O2 -g -Wall -isystem "$hdr" -I "$sel")
+
+build() { # NAME SOURCE...
+	local name=$1
+	shift
+	gcc "${cflags[@]}" -o "$out/$name.tmp" "$@" -lpthread
+	mv "$out/$name.tmp" "$out/$name"
+}
+
+build pspace_test "$sel/pspace/pspace_test.c"
+note "guest test programs in $out: $(ls "$out" | tr '\n' ' ')"

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Boot a kernel on build/rootfs.img under QEMU and do one thing in the guest.
+#
+#   tests/run-guest.sh check|demo|shell [KERNEL]
+#
+# check: run every suite; results come back over 9p into build/results/,
+#        the console is kept in build/console-check.log.  The exit status
+#        is 0 only if every test passed, the guest finished in time and the
+#        kernel log holds no splat.
+# demo:  show nested containers.      shell: an interactive guest shell.
+#
+# PSPACE_KVM=1 uses KVM when /dev/kvm exists (off by default: it has hung
+# guests here).  PSPACE_TIMEOUT (seconds) bounds a check run (default 1500).
+set -eu
+. "$(dirname "$0")/../ci/lib.sh"
+
+mode=${1:-check}
+kernel=${2:-$BUILD/bzImage}
+timeout=${PSPACE_TIMEOUT:-1500}
+results=$BUILD/results
+console=$BUILD/console-$mode.log
+
+[ -f "$kernel" ] || die "$kernel: missing; run 'make kernel'"
+[ -f "$BUILD/rootfs.img" ] || die "$BUILD/rootfs.img: missing; run 'make rootfs'"
+command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 not found; run 'make deps'"
+
+accel=tcg
+cpu=max
+if [ "${PSPACE_KVM:-0}" = 1 ] && [ -w /dev/kvm ]; then
+	accel=kvm
+	cpu=host
+fi
+
+rm -rf "$results"
+mkdir -p "$results"
+
+qemu=(qemu-system-x86_64 -accel "$accel" -cpu "$cpu" -m 2048 -smp 2
+	-nographic -no-reboot
+	-kernel "$kernel"
+	-append "console=ttyS0 root=/dev/vda rw rootwait init=/usr/lib/pspace/init pspace.mode=$mode loglevel=5 panic=-1"
+	-drive "file=$BUILD/rootfs.img,format=raw,if=virtio,snapshot=on"
+	-fsdev "local,id=results,path=$results,security_model=none"
+	-device virtio-9p-pci,fsdev=results,mount_tag=results
+	-device virtio-rng-pci)
+
+if [ "$mode" = shell ]; then
+	exec "${qemu[@]}"
+fi
+
+rc=0
+timeout -k 10 "$timeout" "${qemu[@]}" </dev/null 2>&1 | tee "$console" || rc=$?
+[ "$rc" = 124 ] && note "guest timed out after ${timeout}s (console: $console)"
+
+[ "$mode" = check ] || exit "$rc"
+exec "$TOP/tests/summarize.sh" "$results" "$console"
