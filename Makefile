@@ -5,6 +5,11 @@ PHASE = ci/phase.sh
 
 .DEFAULT_GOAL := help
 
+# Each top-level make starts a fresh list of phase timings.
+ifeq ($(MAKELEVEL),0)
+$(shell rm -f $(B)/timings)
+endif
+
 help: ## list the targets
 	@echo "pspace — make targets:"
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 18 | sed 's/^/  /'

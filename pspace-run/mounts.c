@@ -109,16 +109,47 @@ static void populate_dev(void)
 			die_errno(EXIT_SETUP, "symlink /%s", dev_links[i].target);
 }
 
+#ifndef OPEN_TREE_CLONE
+#define OPEN_TREE_CLONE 1
+#endif
+#ifndef OPEN_TREE_CLOEXEC
+#define OPEN_TREE_CLOEXEC O_CLOEXEC
+#endif
+#ifndef AT_RECURSIVE
+#define AT_RECURSIVE 0x8000
+#endif
+#ifndef MOVE_MOUNT_F_EMPTY_PATH
+#define MOVE_MOUNT_F_EMPTY_PATH 0x00000004
+#endif
+
+/*
+ * ROOT bind-mounted onto itself, and the working directory moved into
+ * that new mount.  A copy of ROOT's tree (open_tree) is attached on top
+ * of ROOT and entered through its file descriptor: a path lookup of "/"
+ * would not cross into a mount stacked on the root itself, which is
+ * what a nested "pspace-run / ..." asks for.
+ */
+static void bind_root_onto_itself(const char *root)
+{
+	int fd = syscall(SYS_open_tree, AT_FDCWD, root,
+			 OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE);
+
+	if (fd < 0)
+		die_errno(EXIT_SETUP, "bind %s", root);
+	if (syscall(SYS_move_mount, fd, "", AT_FDCWD, root, MOVE_MOUNT_F_EMPTY_PATH) < 0)
+		die_errno(EXIT_SETUP, "bind %s onto itself", root);
+	if (fchdir(fd) < 0)
+		die_errno(EXIT_SETUP, "%s", root);
+	close(fd);
+}
+
 void setup_root(const struct config *cfg)
 {
 	size_t i;
 
 	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
 		die_errno(EXIT_SETUP, "make / private");
-	if (mount(cfg->root, cfg->root, NULL, MS_BIND | MS_REC, NULL) < 0)
-		die_errno(EXIT_SETUP, "bind %s", cfg->root);
-	if (chdir(cfg->root) < 0)
-		die_errno(EXIT_SETUP, "%s", cfg->root);
+	bind_root_onto_itself(cfg->root);
 
 	for (i = 0; i < sizeof(api_mounts) / sizeof(api_mounts[0]); i++)
 		mount_api(&api_mounts[i]);
