@@ -56,6 +56,9 @@ check: build ## build, then run every test suite in the guest
 shell: build ## boot the guest into a root shell (Ctrl-A X quits QEMU)
 	@tests/run-guest.sh shell
 
+regression-baseline: kernel-pristine rootfs ## record which mainline selftests pass unpatched
+	@$(PHASE) regression-baseline tests/regression/make-baseline.sh
+
 install: pspace-run ## install pspace-run and its man page (DESTDIR, PREFIX)
 	@$(MAKE) -s -C pspace-run install
 
@@ -69,4 +72,4 @@ distclean: ## remove all of build/
 	rm -rf $(B)
 
 .PHONY: help deps kernel-tree kernel-export kernel kernel-debug kernel-pristine check-series \
-	pspace-run guest-bin rootfs build demo check shell install lint clean distclean
+	pspace-run guest-bin rootfs build demo check shell regression-baseline install lint clean distclean

@@ -30,14 +30,15 @@ echo pspace-guest >"$stage/etc/hostname"
 lib=$stage/usr/lib/pspace
 rm -rf "$lib"
 mkdir -p "$lib/suites" "$lib/bin"
-install -m 0755 "$TOP/tests/guest/init" "$TOP/tests/guest/run-suites" "$TOP/tests/guest/demo" "$lib/"
+install -m 0755 "$TOP/tests/guest/init" "$TOP/tests/guest/run-suites" "$TOP/tests/guest/demo" \
+	"$TOP/tests/guest/regression" "$lib/"
+install -m 0644 "$TOP/tests/regression/baseline.txt" "$lib/regression-baseline.txt"
 install -m 0644 "$TOP/tests/lib/tap.sh" "$lib/"
 for s in "$TOP"/tests/guest/suites/*; do
 	[ -f "$s" ] && install -m 0755 "$s" "$lib/suites/"
 done
-if [ -d "$BUILD/guest-bin" ]; then
-	cp -a "$BUILD/guest-bin/." "$lib/bin/"
-fi
+cp -a "$BUILD/guest-bin/." "$lib/bin/"
+cp -a "$BUILD/kselftest" "$lib/kselftest"
 
 # Size: what the tree holds, plus room for the tests to write.
 kib=$(du -sk "$stage" | cut -f1)

@@ -5,6 +5,7 @@ set -eu
 . "$(dirname "$0")/../ci/lib.sh"
 
 out=$BUILD/guest-bin
+REGRESSION_TARGETS="pid_namespace clone3 pidfd nsfs proc"
 mkdir -p "$out"
 make -s -C "$KSRC" O="$KOBJ" headers >/dev/null
 hdr=$KOBJ/usr/include
@@ -19,4 +20,12 @@ build() { # NAME SOURCE...
 }
 
 build pspace_test "$sel/pspace/pspace_test.c"
+
+# Mainline's selftests for what the series touches, for the regression
+# comparison against the unpatched kernel (tests/regression/baseline.txt).
+rm -rf "$BUILD/kselftest"
+make -s -C "$sel" O="$BUILD/kselftest-obj" TARGETS="$REGRESSION_TARGETS" \
+	KHDR_INCLUDES="-isystem $hdr" LDFLAGS=-static \
+	install INSTALL_PATH="$BUILD/kselftest" >"$BUILD/kselftest-build.log" 2>&1 ||
+	die "building the mainline selftests failed; see $BUILD/kselftest-build.log"
 note "guest test programs in $out: $(ls "$out" | tr '\n' ' ')"
