@@ -32,3 +32,18 @@ phase() {
 		"$([ $rc = 0 ] || echo " (failed, status $rc)")" | tee -a "$BUILD/timings"
 	return $rc
 }
+
+# The patch files kernel/series lists, one path per line, in order.
+series_patches() {
+	local p
+	while read -r p; do
+		case "$p" in '' | '#'*) continue ;; esac
+		printf '%s\n' "$TOP/kernel/patches/$p"
+	done <"$TOP/kernel/series"
+}
+
+# A hash of the series and its patches: what build/linux was made from.
+series_hash() {
+	# shellcheck disable=SC2046
+	cat "$TOP/kernel/series" $(series_patches) | sha256sum | cut -d' ' -f1
+}

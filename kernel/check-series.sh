@@ -10,14 +10,14 @@ obj=$BUILD/linux-series-obj
 fail=0
 
 cd "$KSRC"
-for p in $(sed -e 's/#.*//' -e '/^$/d' "$TOP/kernel/series"); do
-	out=$(./scripts/checkpatch.pl --strict --no-tree -q --terse "$TOP/kernel/patches/$p" 2>&1) || true
+for p in $(series_patches); do
+	out=$(./scripts/checkpatch.pl --strict --no-tree -q --terse "$p" 2>&1) || true
 	if [ -n "$out" ]; then
-		echo "checkpatch: $p:"
-		echo "$out" | sed 's/^/  /'
+		echo "checkpatch: ${p##*/}:"
+		while IFS= read -r line; do echo "  $line"; done <<<"$out"
 		fail=1
 	else
-		note "checkpatch clean: $p"
+		note "checkpatch clean: ${p##*/}"
 	fi
 done
 

@@ -32,7 +32,8 @@ if [ -f "$TOP/kernel/cover-letter.txt" ]; then
 else
 	rm -f "$TOP/kernel/patches/0000-cover-letter.patch"
 fi
-(cd "$TOP/kernel/patches" && ls [0-9][0-9][0-9][0-9]-*.patch | grep -v '^0000-') >"$TOP/kernel/series"
-printf '%s %s\n' "$(cat "$TOP/kernel/series" $(sed "s|^|$TOP/kernel/patches/|" "$TOP/kernel/series") | sha256sum | cut -d' ' -f1)" \
-	"$(git rev-parse HEAD)" >"$KSRC/.git/pspace-applied"
+for p in "$TOP"/kernel/patches/[0-9][0-9][0-9][0-9]-*.patch; do
+	case "${p##*/}" in 0000-*) ;; *) echo "${p##*/}" ;; esac
+done >"$TOP/kernel/series"
+printf '%s %s\n' "$(series_hash)" "$(git rev-parse HEAD)" >"$KSRC/.git/pspace-applied"
 note "exported $(wc -l <"$TOP/kernel/series") patches to kernel/patches/"

@@ -13,19 +13,6 @@ set -eu
 TARBALL=${PSPACE_KERNEL_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
 STAMP=$KSRC/.git/pspace-applied
 
-series_patches() {
-	local p
-	while read -r p; do
-		case "$p" in '' | '#'*) continue ;; esac
-		printf '%s\n' "$TOP/kernel/patches/$p"
-	done <"$TOP/kernel/series"
-}
-
-series_hash() {
-	# shellcheck disable=SC2046
-	cat "$TOP/kernel/series" $(series_patches) | sha256sum | cut -d' ' -f1
-}
-
 extract_pristine() {
 	[ -f "$TARBALL" ] || die "$TARBALL: not found (apt-get install linux-source-6.12)"
 	note "extracting $TARBALL"

@@ -30,11 +30,12 @@ struct api_mount {
 };
 
 static void populate_dev(void);
+static void protect_proc_sys(void);
 static void make_readonly(void);
 
 /* Mounted in order; one whose mount point is missing in ROOT is skipped. */
 static const struct api_mount api_mounts[] = {
-	{ "proc", "proc", "proc", MNT_SAFE, NULL },
+	{ "proc", "proc", "proc", MNT_SAFE, NULL, .populate = protect_proc_sys },
 	/*
 	 * The host's /sys, bound read-only: without a network namespace of
 	 * its own a fresh sysfs is the same superblock, which the kernel
@@ -60,6 +61,23 @@ static const struct { const char *target, *link; } dev_links[] = {
 	{ "dev/stdout", "/proc/self/fd/1" },
 	{ "dev/stderr", "/proc/self/fd/2" },
 };
+
+/*
+ * /proc/sys read-only, but for kernel/pid_max, which belongs to the
+ * pspace (each pid namespace has its own).
+ */
+static void protect_proc_sys(void)
+{
+	static const char *const pid_max = "proc/sys/kernel/pid_max";
+
+	if (mount("proc/sys", "proc/sys", NULL, MS_BIND | MS_REC, NULL) < 0 ||
+	    mount(NULL, "proc/sys", NULL, MS_REMOUNT | MS_BIND | MS_RDONLY | MNT_SAFE, NULL) < 0)
+		die_errno(EXIT_SETUP, "make /proc/sys read-only");
+	if (access(pid_max, F_OK) == 0 &&
+	    (mount(pid_max, pid_max, NULL, MS_BIND, NULL) < 0 ||
+	     mount(NULL, pid_max, NULL, MS_REMOUNT | MS_BIND | MNT_SAFE, NULL) < 0))
+		die_errno(EXIT_SETUP, "keep /%s writable", pid_max);
+}
 
 static void make_readonly(void)
 {
@@ -143,6 +161,17 @@ static void bind_root_onto_itself(const char *root)
 	close(fd);
 }
 
+static void set_pid_max(long value)
+{
+	char buf[32];
+	int fd = open("/proc/sys/kernel/pid_max", O_WRONLY | O_CLOEXEC);
+	int len = snprintf(buf, sizeof(buf), "%ld\n", value);
+
+	if (fd < 0 || write(fd, buf, len) != len)
+		die_errno(EXIT_SETUP, "--pid-max %ld", value);
+	close(fd);
+}
+
 void setup_root(const struct config *cfg)
 {
 	size_t i;
@@ -164,5 +193,8 @@ void setup_root(const struct config *cfg)
 		die_errno(EXIT_SETUP, "detach the old root");
 	if (chdir("/") < 0)
 		die_errno(EXIT_SETUP, "chdir /");
+	/* The sysctl acts on the writer's pid namespace: ours. */
+	if (cfg->pid_max)
+		set_pid_max(cfg->pid_max);
 	verbose(cfg, "root is %s", cfg->root);
 }

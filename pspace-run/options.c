@@ -1,14 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Command line: GNU-style options, the same list as in pspace-run.1. */
+#include <errno.h>
 #include <getopt.h>
+#include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <strings.h>
 
 #include "pspace-run.h"
 
 #ifndef VERSION
 #define VERSION "0.1"
 #endif
+
+#define PID_MAX_LIMIT (4 * 1024 * 1024)
+#define DEFAULT_STOP_TIMEOUT 10
 
 static char *default_argv[] = { "/sbin/init", NULL };
 
@@ -19,31 +27,158 @@ static void usage(FILE *out, int status)
 		"Run COMMAND (default /sbin/init) as pid 1 of a new pspace whose root is ROOT.\n"
 		"\n"
 		"Options:\n"
-		"  -q, --quiet      print nothing but errors\n"
-		"  -v, --verbose    say what is being set up\n"
-		"  -h, --help       display this help and exit\n"
-		"  -V, --version    output version information and exit\n"
+		"  -E, --setenv=NAME=VALUE  set an environment variable in the container\n"
+		"      --hostname=NAME      give the container its own UTS namespace and NAME\n"
+		"      --pid-max=N          the pspace's own pid_max\n"
+		"      --kill-signal=SIG    the signal that asks the leader to stop\n"
+		"                           (default SIGRTMIN+3 for an init, else SIGTERM)\n"
+		"      --stop-timeout=SECS  then SIGKILL to the whole pspace (default %d)\n"
+		"      --cap-add=CAPS       keep these capabilities (comma-separated, or all)\n"
+		"      --cap-drop=CAPS      drop these capabilities (comma-separated, or all)\n"
+		"      --no-new-privs       set no_new_privs for the container\n"
+		"  -q, --quiet              print nothing but errors\n"
+		"  -v, --verbose            say what is being set up\n"
+		"  -h, --help               display this help and exit\n"
+		"  -V, --version            output version information and exit\n"
 		"\n"
 		"Exit status: COMMAND's own, or 128+N if it died of signal N;\n"
 		"125 if pspace-run itself fails, 126 if COMMAND cannot be run,\n"
 		"127 if COMMAND is not found.\n",
-		progname);
+		progname, DEFAULT_STOP_TIMEOUT);
 	exit(status);
+}
+
+static void bad_usage(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "%s: ", progname);
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\nTry '%s --help' for more information.\n", progname);
+	exit(EXIT_SETUP);
+}
+
+static long parse_number(const char *opt, const char *arg, long min, long max)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (errno || end == arg || *end || v < min || v > max) {
+		fprintf(stderr, "%s: --%s: '%s' is not a number from %ld to %ld\n",
+			progname, opt, arg, min, max);
+		exit(EXIT_SETUP);
+	}
+	return v;
+}
+
+/* "TERM", "SIGTERM", "15", "RTMIN+3", "SIGRTMIN+3" */
+static int parse_signal(const char *arg)
+{
+	static const struct { const char *name; int sig; } names[] = {
+		{ "HUP", SIGHUP }, { "INT", SIGINT }, { "QUIT", SIGQUIT },
+		{ "KILL", SIGKILL }, { "USR1", SIGUSR1 }, { "USR2", SIGUSR2 },
+		{ "TERM", SIGTERM }, { "CONT", SIGCONT }, { "STOP", SIGSTOP },
+		{ "PWR", SIGPWR }, { "WINCH", SIGWINCH },
+	};
+	const char *name = arg;
+	char *end;
+	size_t i;
+	long n;
+
+	if (!strncasecmp(name, "SIG", 3))
+		name += 3;
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcasecmp(name, names[i].name))
+			return names[i].sig;
+	if (!strncasecmp(name, "RTMIN", 5)) {
+		n = name[5] ? strtol(name + 5, &end, 10) : 0;
+		if ((!name[5] || !*end) && n >= 0 && SIGRTMIN + n <= SIGRTMAX)
+			return SIGRTMIN + n;
+	}
+	n = strtol(arg, &end, 10);
+	if (*arg && !*end && n > 0 && n < NSIG)
+		return n;
+	bad_usage("--kill-signal: unknown signal '%s'", arg);
+	return 0;
+}
+
+int stop_signal(const struct config *cfg)
+{
+	if (cfg->kill_signal)
+		return cfg->kill_signal;
+	/* systemd halts cleanly on SIGRTMIN+3 and ignores SIGTERM as pid 1. */
+	return cfg->boots_init ? SIGRTMIN + 3 : SIGTERM;
+}
+
+static bool looks_like_init(const char *path)
+{
+	const char *base = strrchr(path, '/');
+
+	base = base ? base + 1 : path;
+	return !strcmp(base, "init") || !strcmp(base, "systemd");
 }
 
 void parse_options(struct config *cfg, int argc, char **argv)
 {
+	enum { OPT_HOSTNAME = 256, OPT_PID_MAX, OPT_KILL_SIGNAL, OPT_STOP_TIMEOUT,
+	       OPT_CAP_ADD, OPT_CAP_DROP, OPT_NO_NEW_PRIVS };
 	static const struct option longopts[] = {
+		{ "setenv", required_argument, NULL, 'E' },
+		{ "hostname", required_argument, NULL, OPT_HOSTNAME },
+		{ "pid-max", required_argument, NULL, OPT_PID_MAX },
+		{ "kill-signal", required_argument, NULL, OPT_KILL_SIGNAL },
+		{ "stop-timeout", required_argument, NULL, OPT_STOP_TIMEOUT },
+		{ "cap-add", required_argument, NULL, OPT_CAP_ADD },
+		{ "cap-drop", required_argument, NULL, OPT_CAP_DROP },
+		{ "no-new-privs", no_argument, NULL, OPT_NO_NEW_PRIVS },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
+	uint64_t mask;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "+qvhV", longopts, NULL)) != -1) {
+	cfg->stop_timeout = DEFAULT_STOP_TIMEOUT;
+	cfg->cap_drop = default_cap_drop();
+
+	while ((c = getopt_long(argc, argv, "+E:qvhV", longopts, NULL)) != -1) {
 		switch (c) {
+		case 'E':
+			if (!strchr(optarg, '=') || optarg[0] == '=')
+				bad_usage("--setenv: '%s' is not NAME=VALUE", optarg);
+			if (cfg->nsetenv == MAX_SETENV)
+				bad_usage("--setenv: more than %s variables", "64");
+			cfg->setenv[cfg->nsetenv++] = optarg;
+			break;
+		case OPT_HOSTNAME:
+			if (!*optarg || strlen(optarg) > 64)
+				bad_usage("--hostname: '%s' is not 1 to 64 characters", optarg);
+			cfg->hostname = optarg;
+			break;
+		case OPT_PID_MAX:
+			cfg->pid_max = parse_number("pid-max", optarg, 1, PID_MAX_LIMIT);
+			break;
+		case OPT_KILL_SIGNAL:
+			cfg->kill_signal = parse_signal(optarg);
+			break;
+		case OPT_STOP_TIMEOUT:
+			cfg->stop_timeout = parse_number("stop-timeout", optarg, 0, INT_MAX);
+			break;
+		case OPT_CAP_ADD:
+		case OPT_CAP_DROP:
+			if (parse_cap_list(optarg, &mask))
+				bad_usage(c == OPT_CAP_ADD ? "--cap-add: unknown capability in '%s'"
+					  : "--cap-drop: unknown capability in '%s'", optarg);
+			if (c == OPT_CAP_ADD)
+				cfg->cap_drop &= ~mask;
+			else
+				cfg->cap_drop |= mask;
+			break;
+		case OPT_NO_NEW_PRIVS:
+			cfg->no_new_privs = true;
+			break;
 		case 'q':
 			cfg->quiet = true;
 			break;
@@ -61,11 +196,9 @@ void parse_options(struct config *cfg, int argc, char **argv)
 			exit(EXIT_SETUP);
 		}
 	}
-	if (optind >= argc) {
-		fprintf(stderr, "%s: missing ROOT\n", progname);
-		fprintf(stderr, "Try '%s --help' for more information.\n", progname);
-		exit(EXIT_SETUP);
-	}
+	if (optind >= argc)
+		bad_usage("missing ROOT%s", "");
 	cfg->root = argv[optind++];
 	cfg->argv = optind < argc ? &argv[optind] : default_argv;
+	cfg->boots_init = looks_like_init(cfg->argv[0]);
 }

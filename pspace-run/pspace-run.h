@@ -21,15 +21,32 @@
 #define EXIT_CANNOT_RUN	126	/* COMMAND found but not executable */
 #define EXIT_NOT_FOUND	127	/* COMMAND not found */
 
+#define MAX_SETENV	64
+
 struct config {
 	const char *root;	/* ROOT as given */
 	char **argv;		/* COMMAND and its arguments */
 	bool quiet;
 	int verbose;
+	const char *hostname;	/* --hostname: a UTS namespace of its own */
+	const char *setenv[MAX_SETENV];	/* -E NAME=VALUE, in order */
+	int nsetenv;
+	long pid_max;		/* --pid-max, 0: the kernel's default */
+	int kill_signal;	/* --kill-signal, 0: by COMMAND (see stop_signal) */
+	int stop_timeout;	/* --stop-timeout seconds before SIGKILL */
+	bool no_new_privs;	/* --no-new-privs */
+	uint64_t cap_drop;	/* capabilities dropped from the bounding set */
+	bool boots_init;	/* COMMAND looks like an init system */
 };
 
 /* options.c */
 void parse_options(struct config *cfg, int argc, char **argv);
+int stop_signal(const struct config *cfg);
+
+/* caps.c */
+uint64_t default_cap_drop(void);
+int parse_cap_list(const char *list, uint64_t *mask);
+void drop_capabilities(const struct config *cfg);
 
 /* util.c */
 extern const char *progname;

@@ -55,6 +55,8 @@ pid_t spawn_pspace(const struct config *cfg, int *pidfd)
 
 	memset(&args, 0, sizeof(args));
 	args.flags = CLONE_NPSPACE | CLONE_NEWNS | CLONE_PIDFD;
+	if (cfg->hostname)
+		args.flags |= CLONE_NEWUTS;
 	args.pidfd = (uintptr_t)pidfd;
 	args.exit_signal = SIGCHLD;
 
@@ -68,6 +70,8 @@ pid_t spawn_pspace(const struct config *cfg, int *pidfd)
 	if (pid == 0) {
 		close(alive[1]);
 		die_with_parent(alive[0]);
+		if (cfg->hostname && sethostname(cfg->hostname, strlen(cfg->hostname)) < 0)
+			die_errno(EXIT_SETUP, "--hostname %s", cfg->hostname);
 		setup_root(cfg);
 		exec_command(cfg);
 	}

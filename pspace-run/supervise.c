@@ -20,8 +20,6 @@ static const int forwarded[] = { SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGWINCH };
 /* Stop the container: the stop signal, then SIGKILL after the timeout. */
 static const int stopping[] = { SIGINT, SIGTERM };
 
-#define STOP_TIMEOUT 10
-
 static void nothing(int sig)
 {
 	(void)sig;
@@ -70,17 +68,20 @@ int supervise(const struct config *cfg, pid_t leader, int pidfd)
 		if (waitpid(leader, &status, WNOHANG) == leader)
 			break;
 		if (kill_at && time(NULL) >= kill_at) {
-			verbose(cfg, "stop timeout: killing the pspace");
-			send(pidfd, SIGKILL);
+			verbose(cfg, "stop timeout: SIGKILL to the whole pspace");
+			/* kill(-wid) reaches every process of the pspace. */
+			if (kill(-leader, SIGKILL) < 0 && errno != ESRCH)
+				warn_errno("kill(-%d, SIGKILL)", (int)leader);
 			kill_at = 0;
 		}
 		if (sig < 0 || sig == SIGCHLD)
 			continue;
 		if (sig == SIGINT || sig == SIGTERM) {
-			verbose(cfg, "stopping the container (SIGTERM to the leader)");
-			send(pidfd, SIGTERM);
+			verbose(cfg, "stopping the container (signal %d to the leader)",
+				stop_signal(cfg));
+			send(pidfd, stop_signal(cfg));
 			if (!kill_at)
-				kill_at = time(NULL) + STOP_TIMEOUT;
+				kill_at = time(NULL) + cfg->stop_timeout;
 			continue;
 		}
 		verbose(cfg, "forwarding signal %d to the leader", sig);
@@ -89,5 +90,8 @@ int supervise(const struct config *cfg, pid_t leader, int pidfd)
 	close(pidfd);
 	if (WIFEXITED(status))
 		return WEXITSTATUS(status);
+	/* reboot(2) halting a pspace ends its init with SIGINT: a clean stop. */
+	if (cfg->boots_init && WTERMSIG(status) == SIGINT)
+		return 0;
 	return 128 + WTERMSIG(status);
 }

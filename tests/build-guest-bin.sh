@@ -28,4 +28,4 @@ make -s -C "$sel" O="$BUILD/kselftest-obj" TARGETS="$REGRESSION_TARGETS" \
 	KHDR_INCLUDES="-isystem $hdr" LDFLAGS=-static \
 	install INSTALL_PATH="$BUILD/kselftest" >"$BUILD/kselftest-build.log" 2>&1 ||
 	die "building the mainline selftests failed; see $BUILD/kselftest-build.log"
-note "guest test programs in $out: $(ls "$out" | tr '\n' ' ')"
+note "guest test programs in $out: $(cd "$out" && echo *)"

@@ -40,7 +40,7 @@ qemu=(qemu-system-x86_64 -accel "$accel" -cpu "$cpu" -m 2048 -smp 2
 	-append "console=ttyS0 root=/dev/vda rw rootwait init=/usr/lib/pspace/init pspace.mode=$mode loglevel=5 panic=-1"
 	-drive "file=$BUILD/rootfs.img,format=raw,if=virtio,snapshot=on"
 	-fsdev "local,id=results,path=$results,security_model=none"
-	-device virtio-9p-pci,fsdev=results,mount_tag=results
+	-device "virtio-9p-pci,fsdev=results,mount_tag=results"
 	-device virtio-rng-pci)
 
 if [ "$mode" = shell ]; then
