@@ -11,7 +11,8 @@ fail=0
 
 cd "$KSRC"
 for p in $(series_patches); do
-	out=$(./scripts/checkpatch.pl --strict --no-tree -q --terse "$p" 2>&1) || true
+	out=$(./scripts/checkpatch.pl --strict --no-tree -q --terse "$p" 2>&1 |
+		grep -v '^total: 0 errors, 0 warnings, 0 checks,') || true
 	if [ -n "$out" ]; then
 		echo "checkpatch: ${p##*/}:"
 		while IFS= read -r line; do echo "  $line"; done <<<"$out"

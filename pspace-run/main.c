@@ -24,9 +24,13 @@ int main(int argc, char **argv)
 	pid_t leader;
 
 	parse_options(&cfg, argc, argv);
-	check_root(&cfg);
+	if (cfg.list)
+		return list_pspaces(&cfg);
 	if (geteuid() != 0)
 		die(EXIT_SETUP, "must be run as root (CAP_KILL and CAP_SYS_ADMIN are needed)");
+	if (cfg.join)
+		return join_container(&cfg);
+	check_root(&cfg);
 	leader = spawn_pspace(&cfg, &pidfd);
 	return supervise(&cfg, leader, pidfd);
 }

@@ -19,12 +19,20 @@
 #define DEFAULT_STOP_TIMEOUT 10
 
 static char *default_argv[] = { "/sbin/init", NULL };
+static char *default_join_argv[] = { "/bin/sh", NULL };
 
 static void usage(FILE *out, int status)
 {
 	fprintf(out,
 		"Usage: %s [OPTION]... ROOT [COMMAND [ARG]...]\n"
+		"  or:  %s --join=WID [OPTION]... [COMMAND [ARG]...]\n"
+		"  or:  %s --list\n"
 		"Run COMMAND (default /sbin/init) as pid 1 of a new pspace whose root is ROOT.\n"
+		"\n"
+		"Verbs:\n"
+		"  -j, --join=WID           run COMMAND (default /bin/sh) in the running\n"
+		"                           container whose leader is WID\n"
+		"  -l, --list               show the pspaces this process can see, as a tree\n"
 		"\n"
 		"Options:\n"
 		"  -E, --setenv=NAME=VALUE  set an environment variable in the container\n"
@@ -44,7 +52,7 @@ static void usage(FILE *out, int status)
 		"Exit status: COMMAND's own, or 128+N if it died of signal N;\n"
 		"125 if pspace-run itself fails, 126 if COMMAND cannot be run,\n"
 		"127 if COMMAND is not found.\n",
-		progname, DEFAULT_STOP_TIMEOUT);
+		progname, progname, progname, DEFAULT_STOP_TIMEOUT);
 	exit(status);
 }
 
@@ -123,6 +131,8 @@ void parse_options(struct config *cfg, int argc, char **argv)
 	enum { OPT_HOSTNAME = 256, OPT_PID_MAX, OPT_KILL_SIGNAL, OPT_STOP_TIMEOUT,
 	       OPT_CAP_ADD, OPT_CAP_DROP, OPT_NO_NEW_PRIVS };
 	static const struct option longopts[] = {
+		{ "join", required_argument, NULL, 'j' },
+		{ "list", no_argument, NULL, 'l' },
 		{ "setenv", required_argument, NULL, 'E' },
 		{ "hostname", required_argument, NULL, OPT_HOSTNAME },
 		{ "pid-max", required_argument, NULL, OPT_PID_MAX },
@@ -143,8 +153,14 @@ void parse_options(struct config *cfg, int argc, char **argv)
 	cfg->stop_timeout = DEFAULT_STOP_TIMEOUT;
 	cfg->cap_drop = default_cap_drop();
 
-	while ((c = getopt_long(argc, argv, "+E:qvhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+j:lE:qvhV", longopts, NULL)) != -1) {
 		switch (c) {
+		case 'j':
+			cfg->join = parse_number("join", optarg, 1, PID_MAX_LIMIT);
+			break;
+		case 'l':
+			cfg->list = true;
+			break;
 		case 'E':
 			if (!strchr(optarg, '=') || optarg[0] == '=')
 				bad_usage("--setenv: '%s' is not NAME=VALUE", optarg);
@@ -195,6 +211,15 @@ void parse_options(struct config *cfg, int argc, char **argv)
 			fprintf(stderr, "Try '%s --help' for more information.\n", progname);
 			exit(EXIT_SETUP);
 		}
+	}
+	if (cfg->list) {
+		if (optind < argc || cfg->join)
+			bad_usage("--list takes no ROOT, COMMAND or --join%s", "");
+		return;
+	}
+	if (cfg->join) {
+		cfg->argv = optind < argc ? &argv[optind] : default_join_argv;
+		return;
 	}
 	if (optind >= argc)
 		bad_usage("missing ROOT%s", "");

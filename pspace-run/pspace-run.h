@@ -37,6 +37,8 @@ struct config {
 	bool no_new_privs;	/* --no-new-privs */
 	uint64_t cap_drop;	/* capabilities dropped from the bounding set */
 	bool boots_init;	/* COMMAND looks like an init system */
+	pid_t join;		/* --join WID */
+	bool list;		/* --list */
 };
 
 /* options.c */
@@ -66,6 +68,10 @@ void setup_root(const struct config *cfg);
 
 /* exec.c */
 void exec_command(const struct config *cfg) __attribute__((noreturn));
+
+/* verbs.c */
+int join_container(const struct config *cfg);
+int list_pspaces(const struct config *cfg);
 
 /* supervise.c */
 int supervise(const struct config *cfg, pid_t leader, int pidfd);

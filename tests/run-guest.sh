@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Boot a kernel on build/rootfs.img under QEMU and do one thing in the guest.
 #
-#   tests/run-guest.sh check|demo|shell [KERNEL]
+#   tests/run-guest.sh check|demo|shell|regression [KERNEL]
+#   tests/run-guest.sh script FILE [KERNEL]   run a shell script in the guest
 #
 # check: run every suite; results come back over 9p into build/results/,
 #        the console is kept in build/console-check.log.  The exit status
@@ -11,10 +12,12 @@
 #
 # PSPACE_KVM=1 uses KVM when /dev/kvm exists (off by default: it has hung
 # guests here).  PSPACE_TIMEOUT (seconds) bounds a check run (default 1500).
+# SUITES=20-pspace-run,40-systemd runs only those suites.
 set -eu
 . "$(dirname "$0")/../ci/lib.sh"
 
 mode=${1:-check}
+[ "$mode" != script ] || { script=$2; shift; }
 kernel=${2:-$BUILD/bzImage}
 timeout=${PSPACE_TIMEOUT:-1500}
 results=$BUILD/results
@@ -33,11 +36,12 @@ fi
 
 rm -rf "$results"
 mkdir -p "$results"
+[ "$mode" != script ] || cp "$script" "$results/script.sh"
 
 qemu=(qemu-system-x86_64 -accel "$accel" -cpu "$cpu" -m 2048 -smp 2
 	-nographic -no-reboot
 	-kernel "$kernel"
-	-append "console=ttyS0 root=/dev/vda rw rootwait init=/usr/lib/pspace/init pspace.mode=$mode loglevel=5 panic=-1"
+	-append "console=ttyS0 root=/dev/vda rw rootwait init=/usr/lib/pspace/init pspace.mode=$mode ${SUITES:+pspace.suites=$SUITES} loglevel=5 panic=-1"
 	-drive "file=$BUILD/rootfs.img,format=raw,if=virtio,snapshot=on"
 	-fsdev "local,id=results,path=$results,security_model=none"
 	-device "virtio-9p-pci,fsdev=results,mount_tag=results"

@@ -60,6 +60,12 @@ like() {
 	fi
 }
 
+# nested_procs: how many processes live in pspaces below ours (their
+# PSpace: path is not "/").  0 once every container is gone.
+nested_procs() {
+	cat /proc/[0-9]*/status 2>/dev/null | grep -c '^PSpace:.*/[0-9]' || true
+}
+
 skip() {
 	TAP_N=$((TAP_N + 1))
 	echo "ok $TAP_N - $1 # SKIP $2"
