@@ -33,6 +33,7 @@ mkdir -p "$lib/suites" "$lib/bin"
 install -m 0755 "$TOP/tests/guest/init" "$TOP/tests/guest/run-suites" "$TOP/tests/guest/demo" \
 	"$TOP/tests/guest/regression" "$lib/"
 install -m 0644 "$TOP/tests/regression/baseline.txt" "$lib/regression-baseline.txt"
+install -m 0644 "$TOP/tests/regression/expected.txt" "$lib/regression-expected.txt"
 install -m 0644 "$TOP/tests/lib/tap.sh" "$lib/"
 for s in "$TOP"/tests/guest/suites/*; do
 	[ -f "$s" ] && install -m 0755 "$s" "$lib/suites/"
