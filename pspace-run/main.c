@@ -22,6 +22,7 @@ int main(int argc, char **argv)
 	struct config cfg = { 0 };
 	int pidfd = -1;
 	pid_t leader;
+	int console = -1;
 
 	parse_options(&cfg, argc, argv);
 	if (cfg.list)
@@ -31,6 +32,6 @@ int main(int argc, char **argv)
 	if (cfg.join)
 		return join_container(&cfg);
 	check_root(&cfg);
-	leader = spawn_pspace(&cfg, &pidfd);
-	return supervise(&cfg, leader, pidfd);
+	leader = spawn_pspace(&cfg, &pidfd, &console);
+	return supervise(&cfg, leader, pidfd, console);
 }

@@ -172,7 +172,7 @@ static void set_pid_max(long value)
 	close(fd);
 }
 
-void setup_root(const struct config *cfg)
+void setup_root(const struct config *cfg, int console_sock)
 {
 	size_t i;
 
@@ -182,6 +182,7 @@ void setup_root(const struct config *cfg)
 
 	for (i = 0; i < sizeof(api_mounts) / sizeof(api_mounts[0]); i++)
 		mount_api(&api_mounts[i]);
+	console_setup_child(cfg, console_sock);
 
 	/*
 	 * pivot_root(".", ".") stacks the old root on top of the new one;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "pspace-run.h"
 
@@ -36,6 +37,8 @@ static void usage(FILE *out, int status)
 		"\n"
 		"Options:\n"
 		"  -E, --setenv=NAME=VALUE  set an environment variable in the container\n"
+		"      --console=MODE       interactive (a pty; the default on a terminal)\n"
+		"                           or pipe (stdio passed straight through)\n"
 		"      --hostname=NAME      give the container its own UTS namespace and NAME\n"
 		"      --pid-max=N          the pspace's own pid_max\n"
 		"      --kill-signal=SIG    the signal that asks the leader to stop\n"
@@ -128,12 +131,13 @@ static bool looks_like_init(const char *path)
 
 void parse_options(struct config *cfg, int argc, char **argv)
 {
-	enum { OPT_HOSTNAME = 256, OPT_PID_MAX, OPT_KILL_SIGNAL, OPT_STOP_TIMEOUT,
+	enum { OPT_CONSOLE = 255, OPT_HOSTNAME = 256, OPT_PID_MAX, OPT_KILL_SIGNAL, OPT_STOP_TIMEOUT,
 	       OPT_CAP_ADD, OPT_CAP_DROP, OPT_NO_NEW_PRIVS };
 	static const struct option longopts[] = {
 		{ "join", required_argument, NULL, 'j' },
 		{ "list", no_argument, NULL, 'l' },
 		{ "setenv", required_argument, NULL, 'E' },
+		{ "console", required_argument, NULL, OPT_CONSOLE },
 		{ "hostname", required_argument, NULL, OPT_HOSTNAME },
 		{ "pid-max", required_argument, NULL, OPT_PID_MAX },
 		{ "kill-signal", required_argument, NULL, OPT_KILL_SIGNAL },
@@ -167,6 +171,14 @@ void parse_options(struct config *cfg, int argc, char **argv)
 			if (cfg->nsetenv == MAX_SETENV)
 				bad_usage("--setenv: more than %s variables", "64");
 			cfg->setenv[cfg->nsetenv++] = optarg;
+			break;
+		case OPT_CONSOLE:
+			if (!strcmp(optarg, "interactive"))
+				cfg->console = CONSOLE_INTERACTIVE;
+			else if (!strcmp(optarg, "pipe"))
+				cfg->console = CONSOLE_PIPE;
+			else
+				bad_usage("--console: '%s' is neither interactive nor pipe", optarg);
 			break;
 		case OPT_HOSTNAME:
 			if (!*optarg || strlen(optarg) > 64)
@@ -223,6 +235,10 @@ void parse_options(struct config *cfg, int argc, char **argv)
 	}
 	if (optind >= argc)
 		bad_usage("missing ROOT%s", "");
+	if (cfg->console == CONSOLE_AUTO)
+		cfg->console = isatty(0) && isatty(1) ? CONSOLE_INTERACTIVE : CONSOLE_PIPE;
+	else if (cfg->console == CONSOLE_INTERACTIVE && !(isatty(0) && isatty(1)))
+		bad_usage("--console=interactive needs a terminal on stdin and stdout%s", "");
 	cfg->root = argv[optind++];
 	cfg->argv = optind < argc ? &argv[optind] : default_argv;
 	cfg->boots_init = looks_like_init(cfg->argv[0]);

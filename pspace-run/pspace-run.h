@@ -23,6 +23,8 @@
 
 #define MAX_SETENV	64
 
+enum console_mode { CONSOLE_AUTO, CONSOLE_INTERACTIVE, CONSOLE_PIPE };
+
 struct config {
 	const char *root;	/* ROOT as given */
 	char **argv;		/* COMMAND and its arguments */
@@ -37,6 +39,7 @@ struct config {
 	bool no_new_privs;	/* --no-new-privs */
 	uint64_t cap_drop;	/* capabilities dropped from the bounding set */
 	bool boots_init;	/* COMMAND looks like an init system */
+	enum console_mode console;	/* --console */
 	pid_t join;		/* --join WID */
 	bool list;		/* --list */
 };
@@ -61,10 +64,18 @@ void verbose(const struct config *cfg, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 /* pspace.c */
-pid_t spawn_pspace(const struct config *cfg, int *pidfd);
+pid_t spawn_pspace(const struct config *cfg, int *pidfd, int *console);
 
 /* mounts.c */
-void setup_root(const struct config *cfg);
+void setup_root(const struct config *cfg, int console_sock);
+
+/* console.c */
+void console_setup_child(const struct config *cfg, int sock);
+int console_setup_parent(const struct config *cfg, int sock);
+void console_resize(int master);
+bool console_pump(int master, int ms, bool *stdin_open);
+void console_drain(int master);
+void console_done(void);
 
 /* exec.c */
 void exec_command(const struct config *cfg) __attribute__((noreturn));
@@ -74,6 +85,6 @@ int join_container(const struct config *cfg);
 int list_pspaces(const struct config *cfg);
 
 /* supervise.c */
-int supervise(const struct config *cfg, pid_t leader, int pidfd);
+int supervise(const struct config *cfg, pid_t leader, int pidfd, int console);
 
 #endif

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -44,14 +45,17 @@ static void die_with_parent(int alive_fd)
 	close(alive_fd);
 }
 
-pid_t spawn_pspace(const struct config *cfg, int *pidfd)
+pid_t spawn_pspace(const struct config *cfg, int *pidfd, int *console)
 {
 	struct clone_args_v0 args;
-	int alive[2];
+	int alive[2], sock[2] = { -1, -1 };
 	long pid;
 
 	if (pipe2(alive, O_CLOEXEC) < 0)
 		die_errno(EXIT_SETUP, "pipe");
+	if (cfg->console == CONSOLE_INTERACTIVE &&
+	    socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sock) < 0)
+		die_errno(EXIT_SETUP, "socketpair");
 
 	memset(&args, 0, sizeof(args));
 	args.flags = CLONE_NPSPACE | CLONE_NEWNS | CLONE_PIDFD;
@@ -69,14 +73,19 @@ pid_t spawn_pspace(const struct config *cfg, int *pidfd)
 	}
 	if (pid == 0) {
 		close(alive[1]);
+		if (sock[0] >= 0)
+			close(sock[0]);
 		die_with_parent(alive[0]);
 		if (cfg->hostname && sethostname(cfg->hostname, strlen(cfg->hostname)) < 0)
 			die_errno(EXIT_SETUP, "--hostname %s", cfg->hostname);
-		setup_root(cfg);
+		setup_root(cfg, sock[1]);
 		exec_command(cfg);
 	}
 	close(alive[0]);
 	/* alive[1] stays open, unused, for as long as pspace-run lives. */
 	verbose(cfg, "leader started, wid %ld", pid);
+	if (sock[1] >= 0)
+		close(sock[1]);
+	*console = console_setup_parent(cfg, sock[0]);
 	return pid;
 }

@@ -46,9 +46,10 @@ static void send(int pidfd, int sig)
 		warn_errno("pidfd_send_signal");
 }
 
-int supervise(const struct config *cfg, pid_t leader, int pidfd)
+int supervise(const struct config *cfg, pid_t leader, int pidfd, int console)
 {
-	struct timespec tick = { .tv_sec = 1 };
+	struct timespec tick = { .tv_sec = 1 }, now = { 0 };
+	bool stdin_open = true;
 	time_t kill_at = 0;
 	sigset_t set;
 	size_t i;
@@ -63,7 +64,14 @@ int supervise(const struct config *cfg, pid_t leader, int pidfd)
 	sigprocmask(SIG_BLOCK, &set, NULL);
 
 	for (;;) {
-		int sig = sigtimedwait(&set, NULL, &tick);
+		int sig;
+
+		/* With a console, relay it and look for signals in between. */
+		if (console >= 0 && !console_pump(console, 100, &stdin_open)) {
+			close(console);
+			console = -1;
+		}
+		sig = sigtimedwait(&set, NULL, console >= 0 ? &now : &tick);
 
 		if (waitpid(leader, &status, WNOHANG) == leader)
 			break;
@@ -84,9 +92,18 @@ int supervise(const struct config *cfg, pid_t leader, int pidfd)
 				kill_at = time(NULL) + cfg->stop_timeout;
 			continue;
 		}
+		if (sig == SIGWINCH && console >= 0) {
+			console_resize(console);
+			continue;
+		}
 		verbose(cfg, "forwarding signal %d to the leader", sig);
 		send(pidfd, sig);
 	}
+	if (console >= 0) {
+		console_drain(console);
+		close(console);
+	}
+	console_done();
 	close(pidfd);
 	if (WIFEXITED(status))
 		return WEXITSTATUS(status);

@@ -24,6 +24,7 @@ void die(int status, const char *fmt, ...)
 {
 	va_list ap;
 
+	console_done();	/* the terminal as it was, whatever happens */
 	va_start(ap, fmt);
 	vreport(0, fmt, ap);
 	va_end(ap);
@@ -35,6 +36,7 @@ void die_errno(int status, const char *fmt, ...)
 	int err = errno;
 	va_list ap;
 
+	console_done();
 	va_start(ap, fmt);
 	vreport(err, fmt, ap);
 	va_end(ap);

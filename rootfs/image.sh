@@ -31,7 +31,7 @@ lib=$stage/usr/lib/pspace
 rm -rf "$lib"
 mkdir -p "$lib/suites" "$lib/bin"
 install -m 0755 "$TOP/tests/guest/init" "$TOP/tests/guest/run-suites" "$TOP/tests/guest/demo" \
-	"$TOP/tests/guest/regression" "$lib/"
+	"$TOP/tests/guest/regression" "$TOP/tests/guest/pty-drive" "$lib/"
 install -m 0644 "$TOP/tests/regression/baseline.txt" "$lib/regression-baseline.txt"
 install -m 0644 "$TOP/tests/regression/expected.txt" "$lib/regression-expected.txt"
 install -m 0644 "$TOP/tests/lib/tap.sh" "$lib/"
