@@ -37,6 +37,7 @@ static void usage(FILE *out, int status)
 		"\n"
 		"Options:\n"
 		"  -E, --setenv=NAME=VALUE  set an environment variable in the container\n"
+		"      --as-pid2            run a minimal init as pid 1 and COMMAND as pid 2\n"
 		"      --console=MODE       interactive (a pty; the default on a terminal)\n"
 		"                           or pipe (stdio passed straight through)\n"
 		"      --hostname=NAME      give the container its own UTS namespace and NAME\n"
@@ -131,12 +132,13 @@ static bool looks_like_init(const char *path)
 
 void parse_options(struct config *cfg, int argc, char **argv)
 {
-	enum { OPT_CONSOLE = 255, OPT_HOSTNAME = 256, OPT_PID_MAX, OPT_KILL_SIGNAL, OPT_STOP_TIMEOUT,
+	enum { OPT_AS_PID2 = 254, OPT_CONSOLE = 255, OPT_HOSTNAME = 256, OPT_PID_MAX, OPT_KILL_SIGNAL, OPT_STOP_TIMEOUT,
 	       OPT_CAP_ADD, OPT_CAP_DROP, OPT_NO_NEW_PRIVS };
 	static const struct option longopts[] = {
 		{ "join", required_argument, NULL, 'j' },
 		{ "list", no_argument, NULL, 'l' },
 		{ "setenv", required_argument, NULL, 'E' },
+		{ "as-pid2", no_argument, NULL, OPT_AS_PID2 },
 		{ "console", required_argument, NULL, OPT_CONSOLE },
 		{ "hostname", required_argument, NULL, OPT_HOSTNAME },
 		{ "pid-max", required_argument, NULL, OPT_PID_MAX },
@@ -171,6 +173,9 @@ void parse_options(struct config *cfg, int argc, char **argv)
 			if (cfg->nsetenv == MAX_SETENV)
 				bad_usage("--setenv: more than %s variables", "64");
 			cfg->setenv[cfg->nsetenv++] = optarg;
+			break;
+		case OPT_AS_PID2:
+			cfg->as_pid2 = true;
 			break;
 		case OPT_CONSOLE:
 			if (!strcmp(optarg, "interactive"))

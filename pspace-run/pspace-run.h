@@ -39,6 +39,7 @@ struct config {
 	bool no_new_privs;	/* --no-new-privs */
 	uint64_t cap_drop;	/* capabilities dropped from the bounding set */
 	bool boots_init;	/* COMMAND looks like an init system */
+	bool as_pid2;		/* --as-pid2: a minimal init runs COMMAND */
 	enum console_mode console;	/* --console */
 	pid_t join;		/* --join WID */
 	bool list;		/* --list */
@@ -83,6 +84,9 @@ void exec_command(const struct config *cfg) __attribute__((noreturn));
 /* verbs.c */
 int join_container(const struct config *cfg);
 int list_pspaces(const struct config *cfg);
+
+/* mini-init.c */
+void run_as_pid2(const struct config *cfg) __attribute__((noreturn));
 
 /* supervise.c */
 int supervise(const struct config *cfg, pid_t leader, int pidfd, int console);

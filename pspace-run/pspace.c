@@ -79,6 +79,8 @@ pid_t spawn_pspace(const struct config *cfg, int *pidfd, int *console)
 		if (cfg->hostname && sethostname(cfg->hostname, strlen(cfg->hostname)) < 0)
 			die_errno(EXIT_SETUP, "--hostname %s", cfg->hostname);
 		setup_root(cfg, sock[1]);
+		if (cfg->as_pid2)
+			run_as_pid2(cfg);
 		exec_command(cfg);
 	}
 	close(alive[0]);
