@@ -26,6 +26,7 @@ struct api_mount {
 	unsigned long flags;
 	const char *data;
 	bool create;		/* mount point lives in a tmpfs of ours */
+	bool (*when)(void);	/* mounted only if this says so */
 	void (*populate)(void);	/* fills the new mount */
 };
 
@@ -48,6 +49,8 @@ static const struct api_mount api_mounts[] = {
 	  "newinstance,ptmxmode=0666,mode=620,gid=5", .create = true },
 	{ "tmpfs", "dev/shm", "tmpfs", MS_NOSUID | MS_NODEV | MS_STRICTATIME, "mode=1777",
 	  .create = true },
+	/* Our own cgroup namespace's view, writable: the delegated cgroup. */
+	{ "cgroup2", "sys/fs/cgroup", "cgroup2", MNT_SAFE, NULL, .when = cgroup_is_delegated },
 	{ "tmpfs", "run", "tmpfs", MS_NOSUID | MS_NODEV | MS_STRICTATIME, "mode=755" },
 };
 
@@ -83,6 +86,13 @@ static void make_readonly(void)
 {
 	if (mount(NULL, "sys", NULL, MS_REMOUNT | MS_BIND | MS_RDONLY | MNT_SAFE, NULL) < 0)
 		die_errno(EXIT_SETUP, "remount /sys read-only");
+	/*
+	 * The host's whole cgroup hierarchy came along with /sys; the
+	 * container gets its own view instead (the kernel refuses the same
+	 * superblock stacked on itself, so it has to go first).
+	 */
+	if (cgroup_is_delegated() && umount2("sys/fs/cgroup", MNT_DETACH) < 0 && errno != EINVAL)
+		die_errno(EXIT_SETUP, "detach the host's /sys/fs/cgroup");
 }
 
 static bool is_dir(const char *path)
@@ -97,6 +107,8 @@ static void mount_api(const struct api_mount *m)
 	if (m->create && mkdir(m->target, 0755) < 0 && errno != EEXIST && errno != ENOENT)
 		die_errno(EXIT_SETUP, "mkdir /%s", m->target);
 	if (!is_dir(m->target))
+		return;
+	if (m->when && !m->when())
 		return;
 	if (mount(m->source, m->target, m->fstype, m->flags, m->data) < 0)
 		die_errno(EXIT_SETUP, "mount %s on /%s", m->fstype ? m->fstype : m->source,

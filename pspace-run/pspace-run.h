@@ -70,6 +70,11 @@ pid_t spawn_pspace(const struct config *cfg, int *pidfd, int *console);
 /* mounts.c */
 void setup_root(const struct config *cfg, int console_sock);
 
+/* cgroup.c */
+int cgroup_create(const struct config *cfg, const int alive[2]);
+bool cgroup_is_delegated(void);
+void cgroup_remove(void);
+
 /* console.c */
 void console_setup_child(const struct config *cfg, int sock);
 int console_setup_parent(const struct config *cfg, int sock);

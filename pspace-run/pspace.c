@@ -18,7 +18,11 @@
 
 #include "pspace-run.h"
 
-struct clone_args_v0 {
+#ifndef CLONE_INTO_CGROUP
+#define CLONE_INTO_CGROUP 0x200000000ULL
+#endif
+
+struct clone_args_v2 {
 	uint64_t flags;
 	uint64_t pidfd;
 	uint64_t child_tid;
@@ -27,6 +31,9 @@ struct clone_args_v0 {
 	uint64_t stack;
 	uint64_t stack_size;
 	uint64_t tls;
+	uint64_t set_tid;
+	uint64_t set_tid_size;
+	uint64_t cgroup;
 };
 
 /*
@@ -47,8 +54,8 @@ static void die_with_parent(int alive_fd)
 
 pid_t spawn_pspace(const struct config *cfg, int *pidfd, int *console)
 {
-	struct clone_args_v0 args;
-	int alive[2], sock[2] = { -1, -1 };
+	struct clone_args_v2 args;
+	int alive[2], sock[2] = { -1, -1 }, cgroup;
 	long pid;
 
 	if (pipe2(alive, O_CLOEXEC) < 0)
@@ -61,11 +68,17 @@ pid_t spawn_pspace(const struct config *cfg, int *pidfd, int *console)
 	args.flags = CLONE_NPSPACE | CLONE_NEWNS | CLONE_PIDFD;
 	if (cfg->hostname)
 		args.flags |= CLONE_NEWUTS;
+	cgroup = cgroup_create(cfg, alive);
+	if (cgroup >= 0) {
+		args.flags |= CLONE_INTO_CGROUP | CLONE_NEWCGROUP;
+		args.cgroup = cgroup;
+	}
 	args.pidfd = (uintptr_t)pidfd;
 	args.exit_signal = SIGCHLD;
 
 	pid = syscall(SYS_clone3, &args, sizeof(args));
 	if (pid < 0) {
+		cgroup_remove();
 		if (errno == EINVAL || errno == ENOSYS)
 			die(EXIT_SETUP, "this kernel does not support CLONE_NPSPACE (clone3: %s)",
 			    strerror(errno));
@@ -84,6 +97,8 @@ pid_t spawn_pspace(const struct config *cfg, int *pidfd, int *console)
 		exec_command(cfg);
 	}
 	close(alive[0]);
+	if (cgroup >= 0)
+		close(cgroup);
 	/* alive[1] stays open, unused, for as long as pspace-run lives. */
 	verbose(cfg, "leader started, wid %ld", pid);
 	if (sock[1] >= 0)

@@ -105,6 +105,8 @@ int supervise(const struct config *cfg, pid_t leader, int pidfd, int console)
 	}
 	console_done();
 	close(pidfd);
+	/* The pspace is empty once its leader is reaped (SPEC 3.2). */
+	cgroup_remove();
 	if (WIFEXITED(status))
 		return WEXITSTATUS(status);
 	/* reboot(2) halting a pspace ends its init with SIGINT: a clean stop. */

@@ -66,6 +66,33 @@ nested_procs() {
 	cat /proc/[0-9]*/status 2>/dev/null | grep -c '^PSpace:.*/[0-9]' || true
 }
 
+# leftover_cgroups: cgroups pspace-run made that still exist, after giving
+# a janitor up to 5 s to remove them.
+leftover_cgroups() {
+	local _
+	for _ in $(seq 50); do
+		ls -d /sys/fs/cgroup/pspace-* >/dev/null 2>&1 || break
+		sleep 0.1
+	done
+	find /sys/fs/cgroup -maxdepth 1 -name 'pspace-*' | wc -l
+}
+
+# leader_of PID: the pspace leader among PID's children (pspace-run also
+# has a cgroup janitor as a child), waiting up to 10 s for it.
+leader_of() {
+	local _ c
+	for _ in $(seq 100); do
+		for c in $(pgrep -P "$1"); do
+			if grep -qs $'^NSpid:.*\t1$' "/proc/$c/status"; then
+				echo "$c"
+				return 0
+			fi
+		done
+		sleep 0.1
+	done
+	return 1
+}
+
 skip() {
 	TAP_N=$((TAP_N + 1))
 	echo "ok $TAP_N - $1 # SKIP $2"
