@@ -56,4 +56,10 @@ timeout -k 10 "$timeout" "${qemu[@]}" </dev/null 2>&1 | tee "$console" || rc=$?
 [ "$rc" = 124 ] && note "guest timed out after ${timeout}s (console: $console)"
 
 [ "$mode" = check ] || exit "$rc"
+# The host-side suites (tests/host/) go into the same summary.
+for t in "$TOP"/tests/host/*; do
+	[ -x "$t" ] || continue
+	echo "# suite: host-${t##*/}"
+	"$t" 2>&1 | tee "$results/host-${t##*/}.tap"
+done
 exec "$TOP/tests/summarize.sh" "$results" "$console"
