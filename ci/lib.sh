@@ -33,7 +33,8 @@ phase() {
 	return $rc
 }
 
-# The patch files kernel/series lists, one path per line, in order.
+# The patch files kernel/series lists, one path per line, in order (the
+# cover letter, 0000-cover-letter.patch, first; git am skips it).
 series_patches() {
 	local p
 	while read -r p; do

@@ -33,7 +33,7 @@ else
 	rm -f "$TOP/kernel/patches/0000-cover-letter.patch"
 fi
 for p in "$TOP"/kernel/patches/[0-9][0-9][0-9][0-9]-*.patch; do
-	case "${p##*/}" in 0000-*) ;; *) echo "${p##*/}" ;; esac
+	echo "${p##*/}"
 done >"$TOP/kernel/series"
 printf '%s %s\n' "$(series_hash)" "$(git rev-parse HEAD)" >"$KSRC/.git/pspace-applied"
 note "exported $(wc -l <"$TOP/kernel/series") patches to kernel/patches/"
