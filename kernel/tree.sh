@@ -45,7 +45,7 @@ apply_series() {
 	git reset -q --hard base
 	git clean -qfdx
 	# shellcheck disable=SC2046
-	if [ -n "$(series_patches | grep -v /0000-cover-letter.patch)" ]; then
+	if series_patches | grep -qv /0000-cover-letter.patch; then
 		git am -q --whitespace=error-all $(series_patches | grep -v /0000-cover-letter.patch) ||
 			die "kernel/series does not apply; see 'git -C $KSRC am --show-current-patch'"
 	fi
