@@ -32,7 +32,7 @@ kernel-debug: kernel-tree ## build/bzImage-debug: the same with KASAN, lockdep, 
 kernel-pristine: kernel-tree ## build/bzImage-pristine: no patches, same config
 	@$(PHASE) kernel-pristine kernel/build.sh pristine
 
-check-series: kernel-tree ## checkpatch --strict and a build after each patch
+check-series: kernel-tree ## checkpatch --strict and a build after each patch (FROM=N)
 	@$(PHASE) check-series kernel/check-series.sh
 
 pspace-run: deps ## build/pspace-run: the static launcher
@@ -53,6 +53,12 @@ demo: build ## boot the patched kernel and show nested containers
 check: build ## build, then run every test suite in the guest
 	@$(PHASE) check tests/run-guest.sh check; rc=$$?; ci/timings.sh; exit $$rc
 
+check-debug: kernel-debug rootfs ## the kernel and stress suites on the debug kernel
+	@$(PHASE) check-debug tests/run-guest.sh check-debug; rc=$$?; ci/timings.sh; exit $$rc
+
+bench: build kernel-pristine ## measure pspace costs; build/bench/report.md + chart
+	@$(PHASE) bench tests/bench/run.sh
+
 shell: build ## boot the guest into a root shell (Ctrl-A X quits QEMU)
 	@tests/run-guest.sh shell
 
@@ -63,7 +69,7 @@ install: pspace-run ## install pspace-run and its man page (DESTDIR, PREFIX)
 	@$(MAKE) -s -C pspace-run install
 
 lint: ## shellcheck the scripts
-	@shellcheck -x -e SC1091 ci/*.sh kernel/*.sh rootfs/*.sh tests/*.sh tests/guest/init tests/guest/run-suites tests/guest/demo tests/guest/demo-level tests/guest/regression tests/guest/suites/* tests/regression/*.sh tests/host/* .ci/run
+	@shellcheck -x -e SC1091 ci/*.sh kernel/*.sh rootfs/*.sh tests/*.sh tests/guest/init tests/guest/run-suites tests/guest/demo tests/guest/demo-level tests/guest/regression tests/guest/bench tests/guest/suites/* tests/bench/*.sh tests/regression/*.sh tests/host/* .ci/run
 
 clean: ## remove build output (keeps the kernel tree and caches)
 	rm -rf $(B)/results $(B)/rootfs-stage $(B)/rootfs.img $(B)/pspace-run* $(B)/guest-bin $(B)/timings
@@ -71,5 +77,5 @@ clean: ## remove build output (keeps the kernel tree and caches)
 distclean: ## remove all of build/
 	rm -rf $(B)
 
-.PHONY: help deps kernel-tree kernel-export kernel kernel-debug kernel-pristine check-series \
+.PHONY: help deps kernel-tree kernel-export kernel kernel-debug kernel-pristine check-series check-debug bench \
 	pspace-run guest-bin rootfs build demo check shell regression-baseline install lint clean distclean

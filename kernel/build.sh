@@ -46,7 +46,8 @@ configure() {
 	kmake "$tmp" olddefconfig >/dev/null
 	# Every option a fragment asks for must survive olddefconfig.
 	local missing
-	missing=$(cat "${args[@]}" | sed -n 's/^\(CONFIG_[A-Z0-9_]*\)=\(.*\)$/\1=\2/p' |
+	# (A later fragment overrides an earlier one: check the last value.)
+	missing=$(cat "${args[@]}" | sed -n 's/^\(CONFIG_[A-Z0-9_]*\)=\(.*\)$/\1=\2/p' | tac | awk -F= '!seen[$1]++' |
 		while IFS= read -r line; do
 			case "$line" in *=n) grep -qx "# ${line%=n} is not set" "$tmp/.config" || grep -qx "$line" "$tmp/.config" ||
 				! grep -q "^${line%=n}=" "$tmp/.config" || echo "$line" ;;

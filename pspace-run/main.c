@@ -2,19 +2,34 @@
 /* pspace-run: check the arguments, start the pspace, watch over it. */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "pspace-run.h"
 
-static void check_root(const struct config *cfg)
+/*
+ * ROOT must be a directory.  It is resolved here, once, as chroot(1)
+ * would resolve it (symbolic links followed): the mount calls that make
+ * it the container's root do not follow a final symlink themselves.
+ */
+static void check_root(struct config *cfg)
 {
 	struct stat st;
+	char *real;
 
+	if (!*cfg->root)
+		die(EXIT_SETUP, "ROOT is an empty string");
 	if (stat(cfg->root, &st) < 0)
 		die_errno(EXIT_SETUP, "%s", cfg->root);
 	if (!S_ISDIR(st.st_mode))
 		die(EXIT_SETUP, "%s: Not a directory", cfg->root);
+	real = realpath(cfg->root, NULL);
+	if (!real)
+		die_errno(EXIT_SETUP, "%s", cfg->root);
+	if (strcmp(real, cfg->root))
+		verbose(cfg, "ROOT %s is %s", cfg->root, real);
+	cfg->root = real;
 }
 
 int main(int argc, char **argv)

@@ -26,7 +26,7 @@
 enum console_mode { CONSOLE_AUTO, CONSOLE_INTERACTIVE, CONSOLE_PIPE };
 
 struct config {
-	const char *root;	/* ROOT as given */
+	const char *root;	/* ROOT, resolved (realpath) once checked */
 	char **argv;		/* COMMAND and its arguments */
 	bool quiet;
 	int verbose;

@@ -31,7 +31,7 @@ lib=$stage/usr/lib/pspace
 rm -rf "$lib"
 mkdir -p "$lib/suites" "$lib/bin"
 install -m 0755 "$TOP/tests/guest/init" "$TOP/tests/guest/run-suites" "$TOP/tests/guest/demo" \
-	"$TOP/tests/guest/regression" "$TOP/tests/guest/pty-drive" "$lib/"
+	"$TOP/tests/guest/regression" "$TOP/tests/guest/pty-drive" "$TOP/tests/guest/bench" "$lib/"
 install -m 0644 "$TOP/tests/regression/baseline.txt" "$lib/regression-baseline.txt"
 install -m 0644 "$TOP/tests/regression/expected.txt" "$lib/regression-expected.txt"
 install -m 0644 "$TOP/tests/lib/tap.sh" "$lib/"
@@ -39,6 +39,8 @@ for s in "$TOP"/tests/guest/suites/*; do
 	[ -f "$s" ] && install -m 0755 "$s" "$lib/suites/"
 done
 cp -a "$BUILD/guest-bin/." "$lib/bin/"
+# The security probe runs inside containers of /srv/root.
+install -D -m 0755 "$BUILD/guest-bin/escape_probe" "$stage/srv/root/usr/local/lib/pspace-tests/escape_probe"
 cp -a "$BUILD/kselftest" "$lib/kselftest"
 
 # Size: what the tree holds, plus room for the tests to write.

@@ -21,6 +21,12 @@ build() { # NAME SOURCE...
 
 build pspace_test "$sel/pspace/pspace_test.c"
 
+# The project's own guest programs: stress, fuzz, security probe, bench.
+for src in "$TOP"/tests/c/*.c; do
+	name=${src##*/}
+	build "${name%.c}" -Wextra "$src"
+done
+
 # Mainline's selftests for what the series touches, for the regression
 # comparison against the unpatched kernel (tests/regression/baseline.txt).
 rm -rf "$BUILD/kselftest"

@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
 # Boot a kernel on build/rootfs.img under QEMU and do one thing in the guest.
 #
-#   tests/run-guest.sh check|demo|shell|regression [KERNEL]
+#   tests/run-guest.sh check|check-debug|demo|shell|regression [KERNEL]
 #   tests/run-guest.sh script FILE [KERNEL]   run a shell script in the guest
 #
 # check: run every suite; results come back over 9p into build/results/,
 #        the console is kept in build/console-check.log.  The exit status
 #        is 0 only if every test passed, the guest finished in time and the
 #        kernel log holds no splat.
+# check-debug: the kernel suites and the stress suites (scaled down) on
+#        build/bzImage-debug (KASAN, lockdep, kmemleak, ...); a kmemleak
+#        report after the run counts as a splat.
+# bench: the measurements of make bench (tests/bench/run.sh drives it).
 # demo:  show nested containers.      shell: an interactive guest shell.
 #
 # PSPACE_KVM=1 uses KVM when /dev/kvm exists (off by default: it has hung
@@ -22,6 +26,17 @@ kernel=${2:-$BUILD/bzImage}
 timeout=${PSPACE_TIMEOUT:-1500}
 results=$BUILD/results
 console=$BUILD/console-$mode.log
+guest_mode=$mode
+env=${PSPACE_ENV:-}	# NAME=VALUE[,...] exported to the guest's suites
+if [ "$mode" = check-debug ]; then
+	guest_mode=check
+	kernel=${2:-$BUILD/bzImage-debug}
+	timeout=${PSPACE_TIMEOUT:-3000}
+	SUITES=${SUITES:-10-pspace-selftests,30-regression,50-stress,60-security}
+	env=${env:+$env,}STRESS_CYCLES=${STRESS_CYCLES:-10000},FUZZ_ITERATIONS=${FUZZ_ITERATIONS:-20000}
+elif [ -n "${STRESS_CYCLES:-}${FUZZ_ITERATIONS:-}" ]; then
+	env=${env:+$env,}STRESS_CYCLES=${STRESS_CYCLES:-10000},FUZZ_ITERATIONS=${FUZZ_ITERATIONS:-20000}
+fi
 
 [ -f "$kernel" ] || die "$kernel: missing; run 'make kernel'"
 [ -f "$BUILD/rootfs.img" ] || die "$BUILD/rootfs.img: missing; run 'make rootfs'"
@@ -41,7 +56,7 @@ mkdir -p "$results"
 qemu=(qemu-system-x86_64 -accel "$accel" -cpu "$cpu" -m 2048 -smp 2
 	-nographic -no-reboot
 	-kernel "$kernel"
-	-append "console=ttyS0 root=/dev/vda rw rootwait init=/usr/lib/pspace/init pspace.mode=$mode ${SUITES:+pspace.suites=$SUITES} loglevel=5 panic=-1"
+	-append "console=ttyS0 root=/dev/vda rw rootwait init=/usr/lib/pspace/init pspace.mode=$guest_mode ${SUITES:+pspace.suites=$SUITES} ${env:+pspace.env=$env} loglevel=5 panic=-1"
 	-drive "file=$BUILD/rootfs.img,format=raw,if=virtio,snapshot=on"
 	-fsdev "local,id=results,path=$results,security_model=none"
 	-device "virtio-9p-pci,fsdev=results,mount_tag=results"
@@ -55,7 +70,7 @@ rc=0
 timeout -k 10 "$timeout" "${qemu[@]}" </dev/null 2>&1 | tee "$console" || rc=$?
 [ "$rc" = 124 ] && note "guest timed out after ${timeout}s (console: $console)"
 
-[ "$mode" = check ] || exit "$rc"
+case "$mode" in check | check-debug) ;; *) exit "$rc" ;; esac
 # The host-side suites (tests/host/) go into the same summary.
 for t in "$TOP"/tests/host/*; do
 	[ -x "$t" ] || continue

@@ -39,6 +39,13 @@ if grep -Eq "$splat" "$log"; then
 	failed=$((failed + 1))
 fi
 
+# kmemleak's report after its scans (debug kernel only).
+if [ -s "$results/kmemleak.txt" ] && grep -q '^unreferenced object' "$results/kmemleak.txt"; then
+	echo "  kmemleak reports $(grep -c '^unreferenced object' "$results/kmemleak.txt") suspected leaks: $results/kmemleak.txt"
+	problems=$((problems + 1))
+	failed=$((failed + 1))
+fi
+
 if [ "$skipped" -gt 0 ]; then
 	echo "$passed passed, $failed failed, $skipped skipped"
 else

@@ -66,6 +66,29 @@ nested_procs() {
 	cat /proc/[0-9]*/status 2>/dev/null | grep -c '^PSpace:.*/[0-9]' || true
 }
 
+# nested_list: those processes, one per line, for a diagnostic.
+nested_list() {
+	local s d
+	for s in /proc/[0-9]*/status; do
+		grep -qs '^PSpace:.*/[0-9]' "$s" || continue
+		d=${s%/status}
+		echo "${d#/proc/}: $(tr '\0' ' ' <"$d/cmdline" 2>/dev/null)$(grep -E '^(State|PPid|NSpid|PSpace)' "$s" 2>/dev/null | tr '\t\n' '  ')"
+	done
+}
+
+# no_nested_procs DESC: a test that no process of a nested pspace is left,
+# allowing a second for the last ones to be reaped; lists any that are.
+no_nested_procs() {
+	local _ n
+	for _ in $(seq 10); do
+		n=$(nested_procs)
+		[ "$n" = 0 ] && break
+		sleep 0.1
+	done
+	is "$n" 0 "$1"
+	[ "$n" = 0 ] || tap_diag "$(nested_list)"
+}
+
 # leftover_cgroups: cgroups pspace-run made that still exist, after giving
 # a janitor up to 5 s to remove them.
 leftover_cgroups() {
@@ -75,6 +98,17 @@ leftover_cgroups() {
 		sleep 0.1
 	done
 	find /sys/fs/cgroup -maxdepth 1 -name 'pspace-*' | wc -l
+}
+
+# mount_table: the mount points and file system types of our mount
+# namespace, sorted; mount_changes: how it differs from MOUNTS_BEFORE
+# (set MOUNTS_BEFORE=$(mount_table) at the start of a suite).
+mount_table() {
+	awk '{ for (i = 7; $i != "-"; i++) ; print $5, $(i + 1) }' /proc/self/mountinfo | sort
+}
+
+mount_changes() {
+	diff <(echo "${MOUNTS_BEFORE:-}") <(mount_table) | sed -n 's/^[<>] //p' | tr '\n' ';'
 }
 
 # leader_of PID: the pspace leader among PID's children (pspace-run also
