@@ -9,6 +9,7 @@
  */
 #define _GNU_SOURCE
 #include <sched.h>
+#include <stdbool.h>
 #include <sys/mman.h>
 
 #include "common.h"
@@ -325,56 +326,48 @@ static unsigned int rnd(unsigned int n)
 	return (unsigned int)random() % n;
 }
 
-static void race_kill_vs_storm(int rounds)
+/*
+ * A pspace whose leader starts four fork storms, then either waits to be
+ * killed (@leader_exits false) or exits itself after @delay_us.
+ */
+static pid_t storm_pspace(bool leader_exits, unsigned int delay_us)
 {
-	int r, hung = 0;
+	pid_t wid = clone3_flags(CLONE_NPSPACE, NULL);
+	int i;
 
-	for (r = 0; r < rounds; r++) {
-		pid_t wid = clone3_flags(CLONE_NPSPACE, NULL);
-
-		if (wid == 0) {
-			int i;
-
-			for (i = 0; i < 4; i++)
-				if (fork() == 0)
-					storm();
-			pause_forever();
-		}
-		if (wid < 0) {
-			hung++;
-			continue;
-		}
-		usleep(rnd(50000));
-		kill(-wid, SIGKILL);
-		if (wait_deadline(wid, 30) < 0)
-			hung++;
-	}
-	tap(hung == 0 && settle_nested(10) == 0,
-	    "race: kill(-wid, SIGKILL) against a fork storm inside, %d rounds (%d hung)", rounds, hung);
+	if (wid != 0)
+		return wid;
+	for (i = 0; i < 4; i++)
+		if (fork() == 0)
+			storm();
+	if (!leader_exits)
+		pause_forever();
+	usleep(delay_us);
+	_exit(0);
 }
 
-static void race_leader_exit_vs_storm(int rounds)
+static void race_storm(int rounds, bool leader_exits)
 {
 	int r, hung = 0;
 
 	for (r = 0; r < rounds; r++) {
 		unsigned int delay = rnd(50000);
-		pid_t wid = clone3_flags(CLONE_NPSPACE, NULL);
+		pid_t wid = storm_pspace(leader_exits, delay);
 
-		if (wid == 0) {
-			int i;
-
-			for (i = 0; i < 4; i++)
-				if (fork() == 0)
-					storm();
-			usleep(delay);
-			_exit(0);
+		if (wid < 0) {
+			hung++;
+			continue;
 		}
-		if (wid < 0 || wait_deadline(wid, 30) < 0)
+		if (!leader_exits) {
+			usleep(delay);
+			kill(-wid, SIGKILL);
+		}
+		if (wait_deadline(wid, 30) < 0)
 			hung++;
 	}
-	tap(hung == 0 && settle_nested(10) == 0,
-	    "race: the leader exits during a fork storm, %d rounds (%d hung)", rounds, hung);
+	tap(hung == 0 && settle_nested(10) == 0, "race: %s a fork storm inside, %d rounds (%d hung)",
+	    leader_exits ? "the leader exits during" : "kill(-wid, SIGKILL) against",
+	    rounds, hung);
 }
 
 /* Join a pspace that is being killed and fork in it: success or EAGAIN. */
@@ -487,8 +480,8 @@ int main(int argc, char **argv)
 	    n, r, now() - t);
 	deep_nest();
 	fork_bomb();
-	race_kill_vs_storm(30);
-	race_leader_exit_vs_storm(30);
+	race_storm(30, false);
+	race_storm(30, true);
 	race_setns_dying(200);
 	r = in_child(pid_max_race, NULL, 60);
 	tap(r == 0, "race: pid_max written concurrently with forks for 5 s: forks succeed or get EAGAIN (%d)", r);

@@ -127,6 +127,22 @@ leader_of() {
 	return 1
 }
 
+# fold_tap < <(PROGRAM): read the TAP of a sub-program and count its results
+# as ours (its plan line is dropped, other lines become diagnostics); not
+# in a pipeline, whose subshell would lose the counts.
+fold_tap() {
+	local line
+	while IFS= read -r line; do
+		case "$line" in
+		"ok "*) pass "${line#ok * - }" ;;
+		"not ok "*) fail "${line#not ok * - }" ;;
+		"1.."*) ;;
+		"# "*) echo "$line" ;;
+		*) echo "# $line" ;;
+		esac
+	done
+}
+
 skip() {
 	TAP_N=$((TAP_N + 1))
 	echo "ok $TAP_N - $1 # SKIP $2"
