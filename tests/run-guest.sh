@@ -37,7 +37,7 @@ if [ "$mode" = check-debug ]; then
 	# KASAN, lockdep and kmemleak under TCG run some 20 times slower:
 	# the stress suite is scaled down (make check runs it in full).
 	env=${env:+$env,}STRESS_CYCLES=${STRESS_CYCLES:-1000},FUZZ_ITERATIONS=${FUZZ_ITERATIONS:-5000}
-	env=$env,SUITE_TIMEOUT=1800,REGRESSION_TIMEOUT=600,REGRESSION_SLOW=1
+	env=$env,STRESS_SLAB_LIMIT_KB=0,SUITE_TIMEOUT=1800,REGRESSION_TIMEOUT=600,REGRESSION_SLOW=1
 	# ACPI's _PRT evaluation times out (AE_AML_LOOP_TIMEOUT) that slowly;
 	# the firmware's PCI IRQ table routes the virtio devices instead.
 	extra="pci=noacpi"
