@@ -167,7 +167,7 @@ m = series(patched, "memory", "kind", "kernel_bytes")
 mu = series(patched, "memory", "kind", "used_bytes")
 if m:
     md.append("## 5. Memory per idle namespace (1,000 of each, with their leader process)\n")
-    md.append("| kind | kernel (slab + stacks + page tables) | spread | all used memory | spread |\n|---|---:|---:|---:|---:|")
+    md.append("| kind | kernel (unreclaimable slab + stacks + page tables) | spread | all used memory | spread |\n|---|---:|---:|---:|---:|")
     for k in ("newpid", "npspace"):
         md.append("| %s | %.0f B | %s | %.0f B | %s |" % (k, med(m[k]), spread(m[k]), med(mu[k]), spread(mu[k])))
     r = med(m["npspace"]) / med(m["newpid"])
@@ -207,13 +207,13 @@ set multiplot layout 1,2
 set grid
 set key off
 set xlabel 'unrelated tasks on the system'
-set ylabel 'ns per kill(-wid)'
+set ylabel 'µs per kill(-wid)'
 set yrange [0:*]
 set title 'pspace of 10 processes'
-plot '%s' index 0 with linespoints pt 7 lw 2
+plot '%s' index 0 using 1:($2/1000) with linespoints pt 7 lw 2
 set xlabel 'processes in the pspace'
 set title 'growing pspace'
-plot '%s' index 1 with linespoints pt 7 lw 2
+plot '%s' index 1 using 1:($2/1000) with linespoints pt 7 lw 2
 unset multiplot
 """ % (os.path.join(d, "killwid.png"), dat, dat)
     try:

@@ -212,9 +212,28 @@ static long used_kb(void)
 	       meminfo_kb("Cached");
 }
 
+/* Unreclaimable slab (not dentry or inode caches), stacks, page tables. */
 static long kernel_kb(void)
 {
-	return meminfo_kb("Slab") + meminfo_kb("KernelStack") + meminfo_kb("PageTables");
+	return meminfo_kb("SUnreclaim") + meminfo_kb("KernelStack") + meminfo_kb("PageTables");
+}
+
+/*
+ * Wait (up to 5 s) until kernel_kb() holds still: what earlier rounds
+ * killed is freed after RCU grace periods, and must not be counted.
+ */
+static void settle(void)
+{
+	long prev = kernel_kb(), cur;
+	int i;
+
+	for (i = 0; i < 20; i++) {
+		usleep(250000);
+		cur = kernel_kb();
+		if (labs(cur - prev) < 32)
+			return;
+		prev = cur;
+	}
 }
 
 static void bench_memory(int rounds, int n)
@@ -236,6 +255,7 @@ static void bench_memory(int rounds, int n)
 				exit(1);
 			sync();
 			write_file("/proc/sys/vm/drop_caches", "3");
+			settle();
 			u0 = used_kb();
 			k0 = kernel_kb();
 			for (i = 0; i < n; i++) {
@@ -250,6 +270,7 @@ static void bench_memory(int rounds, int n)
 					exit(1);
 				}
 			}
+			settle();
 			u1 = used_kb();
 			k1 = kernel_kb();
 			printf("RESULT memory kind=%s round=%d used_bytes=%.0f kernel_bytes=%.0f\n",

@@ -315,7 +315,8 @@ static void fork_bomb(void)
 
 /* --- races ---------------------------------------------------------------- */
 
-static void storm(void)
+/* Fork and reap for ever; count failures other than EAGAIN in @bad. */
+static void storm(int *bad)
 {
 	for (;;) {
 		pid_t pid = fork();
@@ -324,6 +325,8 @@ static void storm(void)
 			_exit(0);
 		if (pid > 0)
 			waitpid(pid, NULL, 0);
+		else if (bad && errno != EAGAIN)
+			__atomic_add_fetch(bad, 1, __ATOMIC_RELAXED);
 	}
 }
 
@@ -345,7 +348,7 @@ static pid_t storm_pspace(bool leader_exits, unsigned int delay_us)
 		return wid;
 	for (i = 0; i < 4; i++)
 		if (fork() == 0)
-			storm();
+			storm(NULL);
 	if (!leader_exits)
 		pause_forever();
 	usleep(delay_us);
@@ -452,16 +455,7 @@ static int pid_max_race(void *arg)
 		}
 		for (i = 0; i < 3; i++)
 			if (fork() == 0)
-				for (;;) {
-					pid_t pid = fork();
-
-					if (pid == 0)
-						_exit(0);
-					if (pid > 0)
-						waitpid(pid, NULL, 0);
-					else if (errno != EAGAIN)
-						__atomic_add_fetch(bad, 1, __ATOMIC_RELAXED);
-				}
+				storm(bad);
 		while (now() < end)
 			usleep(100000);
 		_exit(0);	/* 3.2 ends the writers and forkers */
