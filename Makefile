@@ -12,7 +12,7 @@ endif
 
 help: ## list the targets
 	@echo "pspace — make targets:"
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 18 | sed 's/^/  /'
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{ printf "  %-20s %s\n", $$1, $$2 }'
 
 deps: ## install the Debian packages the build needs (apt-get, as root)
 	@$(PHASE) deps ci/deps.sh
