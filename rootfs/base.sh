@@ -11,6 +11,11 @@ pkgs=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$TOP/rootfs/packages" | tr '\n' 
 key=$(printf '%s\n' "$suite" "$pkgs" | cat - "$0" | sha256sum | cut -c1-16)
 tree=$CACHE_DIR/rootfs-$suite-$key
 
+# One debootstrap at a time per cache (worktrees and CI share it).
+mkdir -p "$CACHE_DIR"
+exec 9>"$CACHE_DIR/.lock"
+flock 9
+
 if [ -f "$tree/.complete" ]; then
 	note "debootstrap cache hit: $tree" >&2
 	printf '%s\n' "$tree"
@@ -20,7 +25,6 @@ fi
 mirror=$("$TOP/rootfs/mirror.sh" "$suite")
 note "debootstrap $suite (minbase + $pkgs) into $tree" >&2
 rm -rf "$tree.tmp"
-mkdir -p "$CACHE_DIR"
 if ! debootstrap --variant=minbase --include="$pkgs" "$suite" "$tree.tmp" "$mirror" >"$CACHE_DIR/debootstrap.log" 2>&1; then
 	tail -n 20 "$CACHE_DIR/debootstrap.log" >&2
 	die "debootstrap failed; full log in $CACHE_DIR/debootstrap.log"
