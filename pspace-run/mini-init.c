@@ -4,9 +4,19 @@
  * be one.  It starts COMMAND as pid 2, passes signals on to it, reaps
  * every orphan, and when COMMAND exits ends the rest (SIGTERM, then
  * SIGKILL after the stop timeout) and exits with COMMAND's status.
+ *
+ * After the fork it needs no privilege at all (reaping and kill() of its
+ * own uid's processes need none), so it keeps none: no capability in any
+ * set, the container's bounding set, no_new_privs and seccomp filter, no
+ * fd of the caller's, and not the caller's environment (/proc/1/environ
+ * shows the strings pspace-run was started with: they are wiped).
+ * COMMAND runs in a process group of its own, the terminal's foreground
+ * one when there is a terminal, so that one Ctrl-C is one SIGINT to it
+ * and none to the init (as tini does).
  */
 #include <errno.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -56,6 +66,39 @@ static void end_the_rest(const struct config *cfg)
 		;
 }
 
+/* The init's side: the caller's environment, fds and privileges go. */
+static void init_lock_down(const struct config *cfg)
+{
+	extern char **environ;
+	char **e;
+
+	if (TEST_OFF(cfg, OFF_INIT))
+		return;
+	for (e = environ; e && *e; e++)
+		memset(*e, 0, strlen(*e));
+	clearenv();
+	close_caller_fds(&(struct config){ .test_off = cfg->test_off });
+	lock_down(cfg, true);
+}
+
+/* COMMAND's side: its own process group, in the foreground. */
+static void command_foreground(void)
+{
+	sigset_t ttou;
+
+	if (setpgid(0, 0) < 0)
+		die_errno(EXIT_SETUP, "setpgid");
+	if (!isatty(STDIN_FILENO))
+		return;
+	/* A background process group's tcsetpgrp() would stop on SIGTTOU. */
+	sigemptyset(&ttou);
+	sigaddset(&ttou, SIGTTOU);
+	sigprocmask(SIG_BLOCK, &ttou, NULL);
+	if (tcsetpgrp(STDIN_FILENO, getpid()) < 0 && errno != ENOTTY)
+		die_errno(EXIT_SETUP, "make COMMAND the terminal's foreground");
+	sigprocmask(SIG_UNBLOCK, &ttou, NULL);
+}
+
 void run_as_pid2(const struct config *cfg)
 {
 	struct timespec tick = { .tv_sec = 1 };
@@ -84,8 +127,10 @@ void run_as_pid2(const struct config *cfg)
 		sigprocmask(SIG_UNBLOCK, &set, NULL);
 		for (i = 0; i < sizeof(passed_on) / sizeof(passed_on[0]); i++)
 			signal(passed_on[i], SIG_DFL);
+		command_foreground();
 		exec_command(cfg);
 	}
+	init_lock_down(cfg);
 	for (;;) {
 		int sig = sigtimedwait(&set, NULL, &tick);
 
