@@ -40,6 +40,7 @@ enum test_off {
 	OFF_CAPSETS = 1 << 5,	/* only the bounding set follows --cap-* */
 	OFF_JOIN = 1 << 6,	/* --join takes the caller's privileges */
 	OFF_INIT = 1 << 7,	/* the --as-pid2 init keeps caps, env, fds */
+	OFF_DEVICES = 1 << 8,	/* no device policy on the cgroup */
 };
 #ifdef PSPACE_TEST_FIXTURE
 #define TEST_OFF(cfg, bit) ((cfg)->test_off & (bit))
@@ -84,6 +85,9 @@ void lock_down(const struct config *cfg, bool keep_no_caps);
 
 /* seccomp.c */
 void install_seccomp(const struct config *cfg);
+
+/* devices.c */
+void restrict_devices(const struct config *cfg);
 
 /* util.c */
 extern const char *progname;

@@ -173,6 +173,7 @@ pid_t spawn_pspace(const struct config *cfg, int *pidfd, int *console)
 		if (cfg->hostname && !TEST_OFF(cfg, OFF_NS) &&
 		    sethostname(cfg->hostname, strlen(cfg->hostname)) < 0)
 			die_errno(EXIT_SETUP, "hostname %s", cfg->hostname);
+		restrict_devices(cfg);
 		setup_root(cfg, sock[1]);
 		if (cfg->as_pid2)
 			run_as_pid2(cfg);
