@@ -188,20 +188,28 @@ int join_container(const struct config *cfg)
 		joined.seccomp = lp.seccomp;
 		cgroup = open_leader_cgroup(cfg->join);
 	}
-	/* All at once; the mount namespace brings the container's root. */
-	if (setns(pidfd, CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWIPC |
-		  CLONE_NEWCGROUP) < 0)
+	/*
+	 * All at once, but the cgroup namespace: the mount namespace brings
+	 * the container's root.  The child is cloned into the leader's
+	 * cgroup first and enters the cgroup namespace after (the kernel
+	 * refuses CLONE_INTO_CGROUP from a cgroup outside the caller's
+	 * cgroup namespace, which the joiner's own cgroup is).
+	 */
+	if (setns(pidfd, CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWIPC) < 0)
 		die_errno(EXIT_SETUP, "--join %d: setns", (int)cfg->join);
-	close(pidfd);
 
 	child = clone_into(cgroup);
 	if (child < 0)
 		die_errno(EXIT_SETUP, "--join %d: clone into its cgroup", (int)cfg->join);
 	if (child == 0) {
+		if (setns(pidfd, CLONE_NEWCGROUP) < 0)
+			die_errno(EXIT_SETUP, "--join %d: setns", (int)cfg->join);
+		close(pidfd);
 		if (chdir("/") < 0)
 			die_errno(EXIT_SETUP, "chdir /");
 		exec_command(&joined);
 	}
+	close(pidfd);
 	if (cgroup >= 0)
 		close(cgroup);
 	/* A joined command is no init: pass on the usual signals. */
