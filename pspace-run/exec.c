@@ -30,8 +30,15 @@ static void make_uuid(char out[37])
 	out[n] = '\0';
 }
 
-static void set_environment(const struct config *cfg)
+/*
+ * The container's environment.  The caller's strings are also zeroed:
+ * /proc/PID/environ shows them until the next exec, and a --join child
+ * or the --as-pid2 init is visible inside before (or without) one.
+ */
+void set_environment(const struct config *cfg)
 {
+	extern char **environ;
+	char **caller = environ, **e;
 	char uuid[37];
 	int i;
 
@@ -40,6 +47,8 @@ static void set_environment(const struct config *cfg)
 
 	if (clearenv() != 0)
 		die(EXIT_SETUP, "cannot clear the environment");
+	for (e = caller; e && *e; e++)
+		memset(*e, 0, strlen(*e));
 	if (setenv("PATH", DEFAULT_PATH, 1) || setenv("HOME", "/", 1) ||
 	    setenv("container", "pspace", 1) ||
 	    (saved_term && setenv("TERM", saved_term, 1)))
@@ -91,6 +100,12 @@ void exec_command(const struct config *cfg)
 	set_environment(cfg);
 	close_caller_fds(cfg);
 	lock_down(cfg, false);
+	exec_locked(cfg);
+}
+
+/* COMMAND, in a process whose environment, fds and privileges are set. */
+void exec_locked(const struct config *cfg)
+{
 	execvp(cfg->argv[0], cfg->argv);
 	/* As chroot(1) and env(1): 127 when not found, 126 otherwise. */
 	die_errno(errno == ENOENT || errno == ENOTDIR ? EXIT_NOT_FOUND : EXIT_CANNOT_RUN,

@@ -15,6 +15,7 @@
  * and none to the init (as tini does).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,8 +68,9 @@ static void end_the_rest(const struct config *cfg)
 }
 
 /* The init's side: the caller's environment, fds and privileges go. */
-static void init_lock_down(const struct config *cfg)
+static void init_lock_down(const struct config *cfg, int gate)
 {
+	struct config only_gate = { .test_off = cfg->test_off, .keep_fd = { gate }, .nkeep_fd = 1 };
 	extern char **environ;
 	char **e;
 
@@ -77,7 +79,7 @@ static void init_lock_down(const struct config *cfg)
 	for (e = environ; e && *e; e++)
 		memset(*e, 0, strlen(*e));
 	clearenv();
-	close_caller_fds(&(struct config){ .test_off = cfg->test_off });
+	close_caller_fds(&only_gate);
 	lock_down(cfg, true);
 }
 
@@ -105,7 +107,7 @@ void run_as_pid2(const struct config *cfg)
 	struct sigaction sa;
 	sigset_t set;
 	pid_t command;
-	int status = 0;
+	int status = 0, gate[2];
 	size_t i;
 
 	sigemptyset(&set);
@@ -120,17 +122,32 @@ void run_as_pid2(const struct config *cfg)
 	sigaction(SIGCHLD, &sa, NULL);
 	sigprocmask(SIG_BLOCK, &set, NULL);
 
+	/*
+	 * COMMAND waits at the gate until the init has dropped everything:
+	 * once COMMAND runs, the container could ptrace the init
+	 * (CAP_SYS_PTRACE) or read its /proc files.
+	 */
+	if (pipe2(gate, O_CLOEXEC) < 0)
+		die_errno(EXIT_SETUP, "pipe");
 	command = fork();
 	if (command < 0)
 		die_errno(EXIT_SETUP, "fork");
 	if (command == 0) {
+		char c;
+
+		close(gate[1]);
 		sigprocmask(SIG_UNBLOCK, &set, NULL);
 		for (i = 0; i < sizeof(passed_on) / sizeof(passed_on[0]); i++)
 			signal(passed_on[i], SIG_DFL);
 		command_foreground();
+		while (read(gate[0], &c, 1) < 0 && errno == EINTR)
+			;
+		close(gate[0]);
 		exec_command(cfg);
 	}
-	init_lock_down(cfg);
+	close(gate[0]);
+	init_lock_down(cfg, gate[1]);
+	close(gate[1]);
 	for (;;) {
 		int sig = sigtimedwait(&set, NULL, &tick);
 

@@ -120,8 +120,10 @@ void console_drain(int master);
 void console_done(void);
 
 /* exec.c */
+void set_environment(const struct config *cfg);
 void close_caller_fds(const struct config *cfg);
 void exec_command(const struct config *cfg) __attribute__((noreturn));
+void exec_locked(const struct config *cfg) __attribute__((noreturn));
 
 /* verbs.c */
 int join_container(const struct config *cfg);

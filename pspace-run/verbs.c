@@ -165,12 +165,56 @@ static pid_t clone_into(int cgroup)
 	return syscall(SYS_clone3, &args, sizeof(args));
 }
 
+static int wait_for(pid_t child)
+{
+	int status;
+
+	/* A joined command is no init: it gets the terminal's signals itself. */
+	signal(SIGINT, SIG_IGN);
+	signal(SIGQUIT, SIG_IGN);
+	if (waitpid(child, &status, 0) < 0)
+		die_errno(EXIT_SETUP, "waitpid");
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	return 128 + WTERMSIG(status);
+}
+
+/*
+ * In a child already in the leader's cgroup (CLONE_INTO_CGROUP; the
+ * kernel refuses that from outside the cgroup namespace, so the
+ * namespaces come after), not yet in the pspace: enter the namespaces,
+ * drop to the container's privileges, close the caller's fds, clear the
+ * environment, and only then fork the process that appears inside.
+ * Nothing of the caller's, and no privilege the container lacks, is
+ * ever in the pspace for the container to ptrace or read through /proc.
+ */
+static void join_and_run(const struct config *joined, int pidfd)
+{
+	pid_t command;
+
+	if (setns(pidfd, CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWIPC |
+		  CLONE_NEWCGROUP) < 0)
+		die_errno(EXIT_SETUP, "--join %d: setns", (int)joined->join);
+	close(pidfd);
+	if (chdir("/") < 0)
+		die_errno(EXIT_SETUP, "chdir /");
+	set_environment(joined);
+	close_caller_fds(joined);
+	lock_down(joined, false);
+	command = fork();
+	if (command < 0)
+		die_errno(EXIT_SETUP, "fork");
+	if (command == 0)
+		exec_locked(joined);
+	_exit(wait_for(command));
+}
+
 int join_container(const struct config *cfg)
 {
 	struct config joined = *cfg;
 	struct leader_privs lp = { 0 };
 	struct proc_info pi;
-	int pidfd, status, cgroup = -1;
+	int pidfd, cgroup = -1;
 	pid_t child;
 
 	if (!read_proc_info(cfg->join, &pi))
@@ -188,38 +232,28 @@ int join_container(const struct config *cfg)
 		joined.seccomp = lp.seccomp;
 		cgroup = open_leader_cgroup(cfg->join);
 	}
-	/*
-	 * All at once, but the cgroup namespace: the mount namespace brings
-	 * the container's root.  The child is cloned into the leader's
-	 * cgroup first and enters the cgroup namespace after (the kernel
-	 * refuses CLONE_INTO_CGROUP from a cgroup outside the caller's
-	 * cgroup namespace, which the joiner's own cgroup is).
-	 */
-	if (setns(pidfd, CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWIPC) < 0)
-		die_errno(EXIT_SETUP, "--join %d: setns", (int)cfg->join);
-
-	child = clone_into(cgroup);
+	if (TEST_OFF(cfg, OFF_JOIN)) {
+		/* The fixture: visible inside with the caller's privileges. */
+		if (setns(pidfd, CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWIPC |
+			  CLONE_NEWCGROUP) < 0)
+			die_errno(EXIT_SETUP, "--join %d: setns", (int)cfg->join);
+		child = fork();
+		if (child == 0) {
+			if (chdir("/") < 0)
+				die_errno(EXIT_SETUP, "chdir /");
+			exec_command(cfg);
+		}
+	} else {
+		child = clone_into(cgroup);
+		if (child == 0)
+			join_and_run(&joined, pidfd);
+	}
 	if (child < 0)
 		die_errno(EXIT_SETUP, "--join %d: clone into its cgroup", (int)cfg->join);
-	if (child == 0) {
-		if (setns(pidfd, CLONE_NEWCGROUP) < 0)
-			die_errno(EXIT_SETUP, "--join %d: setns", (int)cfg->join);
-		close(pidfd);
-		if (chdir("/") < 0)
-			die_errno(EXIT_SETUP, "chdir /");
-		exec_command(&joined);
-	}
 	close(pidfd);
 	if (cgroup >= 0)
 		close(cgroup);
-	/* A joined command is no init: pass on the usual signals. */
-	signal(SIGINT, SIG_IGN);
-	signal(SIGQUIT, SIG_IGN);
-	if (waitpid(child, &status, 0) < 0)
-		die_errno(EXIT_SETUP, "waitpid");
-	if (WIFEXITED(status))
-		return WEXITSTATUS(status);
-	return 128 + WTERMSIG(status);
+	return wait_for(child);
 }
 
 static int compare_path(const void *a, const void *b)
