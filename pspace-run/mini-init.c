@@ -84,10 +84,13 @@ static void init_lock_down(const struct config *cfg, int gate)
 }
 
 /* COMMAND's side: its own process group, in the foreground. */
-static void command_foreground(void)
+static void command_foreground(const struct config *cfg)
 {
 	sigset_t ttou;
 
+	(void)cfg;
+	if (TEST_OFF(cfg, OFF_INIT))
+		return;
 	if (setpgid(0, 0) < 0)
 		die_errno(EXIT_SETUP, "setpgid");
 	if (!isatty(STDIN_FILENO))
@@ -139,7 +142,7 @@ void run_as_pid2(const struct config *cfg)
 		sigprocmask(SIG_UNBLOCK, &set, NULL);
 		for (i = 0; i < sizeof(passed_on) / sizeof(passed_on[0]); i++)
 			signal(passed_on[i], SIG_DFL);
-		command_foreground();
+		command_foreground(cfg);
 		while (read(gate[0], &c, 1) < 0 && errno == EINTR)
 			;
 		close(gate[0]);

@@ -39,7 +39,7 @@ enum test_off {
 	OFF_NS = 1 << 4,	/* no UTS/IPC namespace */
 	OFF_CAPSETS = 1 << 5,	/* only the bounding set follows --cap-* */
 	OFF_JOIN = 1 << 6,	/* --join takes the caller's privileges */
-	OFF_INIT = 1 << 7,	/* the --as-pid2 init keeps caps, env, fds */
+	OFF_INIT = 1 << 7,	/* the --as-pid2 init as in 0.1: privileged, one pgrp */
 	OFF_DEVICES = 1 << 8,	/* no device policy on the cgroup */
 };
 #ifdef PSPACE_TEST_FIXTURE
