@@ -47,6 +47,7 @@ int main(int argc, char **argv)
 	if (cfg.join)
 		return join_container(&cfg);
 	check_root(&cfg);
+	console_prepare(&cfg);
 	leader = spawn_pspace(&cfg, &pidfd, &console);
 	return supervise(&cfg, leader, pidfd, console);
 }

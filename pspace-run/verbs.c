@@ -61,10 +61,12 @@ static bool is_leader(const struct proc_info *pi)
 	return pi->levels > 1 && pi->innermost == 1;
 }
 
+static int watch_joined(const struct config *cfg, pid_t child);
+
 int join_container(const struct config *cfg)
 {
 	struct proc_info pi;
-	int pidfd, status;
+	int pidfd;
 	pid_t child;
 
 	if (!read_proc_info(cfg->join, &pi))
@@ -80,22 +82,31 @@ int join_container(const struct config *cfg)
 		die_errno(EXIT_SETUP, "--join %d: setns", (int)cfg->join);
 	close(pidfd);
 
+	console_prepare(cfg);
 	child = fork();
 	if (child < 0)
 		die_errno(EXIT_SETUP, "fork");
 	if (child == 0) {
 		if (chdir("/") < 0)
 			die_errno(EXIT_SETUP, "chdir /");
+		console_setup_child(cfg, -1);
 		exec_command(cfg);
 	}
-	/* A joined command is no init: pass on the usual signals. */
-	signal(SIGINT, SIG_IGN);
-	signal(SIGQUIT, SIG_IGN);
-	if (waitpid(child, &status, 0) < 0)
-		die_errno(EXIT_SETUP, "waitpid");
-	if (WIFEXITED(status))
-		return WEXITSTATUS(status);
-	return 128 + WTERMSIG(status);
+	return watch_joined(cfg, child);
+}
+
+/*
+ * The joined process has a session of its own and, when stdin is a
+ * terminal, a pty of the container's devpts (console_setup_child); here
+ * that pty is relayed and every signal passed on, in supervise()'s loop.
+ */
+static int watch_joined(const struct config *cfg, pid_t child)
+{
+	int pidfd = syscall(SYS_pidfd_open, child, 0);
+
+	if (pidfd < 0)
+		die_errno(EXIT_SETUP, "pidfd_open");
+	return supervise(cfg, child, pidfd, console_setup_parent(cfg, -1));
 }
 
 static int compare_path(const void *a, const void *b)
