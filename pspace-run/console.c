@@ -78,12 +78,13 @@ static struct {
 	struct termios saved;
 	int nonblock_fd;	/* fallback: a caller fd we set O_NONBLOCK on */
 	int nonblock_flags;
-	struct relay relays[3];
 	int nrelays;
 } con = {
 	.child_end = { -1, -1, -1 }, .parent_end = { -1, -1, -1 }, .sock = { -1, -1 },
 	.master = -1, .peer = -1, .term = -1, .nonblock_fd = -1,
 };
+/* Apart from the rest: zeroes, in .bss, not 192 KiB of .data in the binary. */
+static struct relay relays[3];
 
 static void restore_terminal(void)
 {
@@ -290,7 +291,7 @@ static int reopen_terminal(int fd)
 
 static void add_relay(int from, int to, bool from_tty, bool close_to)
 {
-	struct relay *r = &con.relays[con.nrelays++];
+	struct relay *r = &relays[con.nrelays++];
 
 	r->from = from;
 	r->to = to;
@@ -394,7 +395,7 @@ int console_poll_timeout(void)
 	int i;
 
 	for (i = 0; i < con.nrelays; i++)
-		if (con.relays[i].from_tty && con.relays[i].from >= 0 && !foreground())
+		if (relays[i].from_tty && relays[i].from >= 0 && !foreground())
 			return 1000;
 	return -1;
 }
@@ -406,7 +407,7 @@ int console_poll_fds(struct pollfd *p, bool draining)
 	int i, n = 0;
 
 	for (i = 0; i < con.nrelays; i++) {
-		struct relay *r = &con.relays[i];
+		struct relay *r = &relays[i];
 		bool reading = r->from >= 0 && r->off + r->len < RELAY_BUF &&
 			       !(r->from_tty && (draining || !fg));
 
@@ -467,7 +468,7 @@ void console_poll_done(const struct pollfd *p)
 	int i;
 
 	for (i = 0; i < con.nrelays; i++) {
-		struct relay *r = &con.relays[i];
+		struct relay *r = &relays[i];
 
 		if (p[2 * i].fd >= 0 && p[2 * i].revents)
 			relay_in(r);
@@ -487,7 +488,7 @@ static bool output_pending(void)
 	int i;
 
 	for (i = 0; i < con.nrelays; i++) {
-		struct relay *r = &con.relays[i];
+		struct relay *r = &relays[i];
 
 		if (r->from_tty)
 			continue;
