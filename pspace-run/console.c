@@ -73,15 +73,16 @@ static struct {
 	int parent_end[3];	/* pipe mode: pspace-run's end of that pipe */
 	int sock[2];		/* interactive: the master travels over this */
 	int master, peer;	/* interactive: the pty, and a slave kept open here */
-	int term;		/* the caller's terminal (stdin), reopened */
+	int term_fd[3];		/* the caller's terminal on fd N, reopened for the relay */
+	int term;		/* term_fd[0]: the one read, set raw, asked for the size */
+	bool shared[3];		/* fallback: term_fd[N] is fd N itself, O_NONBLOCK set... */
+	int flags[3];		/* ... and these its flags before */
 	bool raw;		/* the terminal is in raw mode (saved holds the old mode) */
 	struct termios saved;
-	int nonblock_fd;	/* fallback: a caller fd we set O_NONBLOCK on */
-	int nonblock_flags;
 	int nrelays;
 } con = {
 	.child_end = { -1, -1, -1 }, .parent_end = { -1, -1, -1 }, .sock = { -1, -1 },
-	.master = -1, .peer = -1, .term = -1, .nonblock_fd = -1,
+	.master = -1, .peer = -1, .term_fd = { -1, -1, -1 }, .term = -1,
 };
 /* Apart from the rest: zeroes, in .bss, not 192 KiB of .data in the binary. */
 static struct relay relays[3];
@@ -104,10 +105,14 @@ static void restore_terminal(void)
 
 void console_done(void)
 {
+	int fd;
+
 	restore_terminal();
-	if (con.nonblock_fd >= 0)
-		fcntl(con.nonblock_fd, F_SETFL, con.nonblock_flags);
-	con.nonblock_fd = -1;
+	for (fd = 2; fd >= 0; fd--)
+		if (con.shared[fd]) {
+			fcntl(fd, F_SETFL, con.flags[fd]);
+			con.shared[fd] = false;
+		}
 }
 
 /* One byte carrying one file descriptor (SCM_RIGHTS). */
@@ -170,16 +175,42 @@ static int receive_fd(int sock)
 }
 
 /*
- * Before the leader (or a joined process) is started: which of stdio is
- * a terminal, and the pipes or the socket that replace them.
+ * The caller's terminal fd @fd, as a file description of our own (so that
+ * O_NONBLOCK stays ours); failing that (no /proc), @fd itself, which gets
+ * O_NONBLOCK in console_setup_parent and its flags back at the end.
+ */
+static int reopen_terminal(int fd)
+{
+	char path[32];
+	int f;
+
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	f = open(path, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+	if (f >= 0 && isatty(f))
+		return f;
+	if (f >= 0)
+		close(f);
+	con.shared[fd] = true;
+	return fd;
+}
+
+/*
+ * Before the leader (or a joined process) is started, and before --join
+ * enters the container (whose /proc has no /proc/self for us): which of
+ * stdio is a terminal, that terminal reopened, and the pipes or the
+ * socket that replace it inside.
  */
 void console_prepare(const struct config *cfg)
 {
 	int fd, p[2];
 
 	con.mode = cfg->console;
-	for (fd = 0; fd < 3; fd++)
+	for (fd = 0; fd < 3; fd++) {
 		con.tty[fd] = isatty(fd);
+		if (con.tty[fd])
+			con.term_fd[fd] = reopen_terminal(fd);
+	}
+	con.term = con.term_fd[0];
 	if (con.mode == CONSOLE_INTERACTIVE) {
 		if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, con.sock) < 0)
 			die_errno(EXIT_SETUP, "socketpair");
@@ -224,8 +255,12 @@ void console_setup_child(const struct config *cfg, int sock)
 
 	if (sock < 0)
 		sock = con.sock[1];
+	/* Nothing of pspace-run's side stays here (the --as-pid2 init never execs). */
 	if (con.sock[0] >= 0)
 		close(con.sock[0]);
+	for (fd = 0; fd < 3; fd++)
+		if (con.term_fd[fd] > 2)
+			close(con.term_fd[fd]);
 	/*
 	 * A session of its own, without the caller's controlling terminal
 	 * (/dev/tty): the leader has one already (SPEC 1.6), a joined
@@ -265,28 +300,16 @@ void console_setup_child(const struct config *cfg, int sock)
 		close(slave);
 }
 
-/*
- * The caller's terminal fd @fd, as a file description of our own with
- * O_NONBLOCK; failing that (no /proc), @fd itself, its flags restored at
- * the end.
- */
-static int reopen_terminal(int fd)
+/* The fallback of reopen_terminal(): O_NONBLOCK on the caller's own fd. */
+static void set_nonblocking(void)
 {
-	char path[32];
-	int f;
+	int fd;
 
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	f = open(path, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
-	if (f >= 0 && isatty(f))
-		return f;
-	if (f >= 0)
-		close(f);
-	if (con.nonblock_fd < 0) {
-		con.nonblock_fd = fd;
-		con.nonblock_flags = fcntl(fd, F_GETFL);
-		fcntl(fd, F_SETFL, con.nonblock_flags | O_NONBLOCK);
-	}
-	return fd;
+	for (fd = 0; fd < 3; fd++)
+		if (con.shared[fd]) {
+			con.flags[fd] = fcntl(fd, F_GETFL);
+			fcntl(fd, F_SETFL, con.flags[fd] | O_NONBLOCK);
+		}
 }
 
 static void add_relay(int from, int to, bool from_tty, bool close_to)
@@ -319,13 +342,12 @@ int console_setup_parent(const struct config *cfg, int sock)
 				continue;
 			close(con.child_end[fd]);
 			fcntl(con.parent_end[fd], F_SETFL, O_NONBLOCK);
-			if (fd == 0) {
-				con.term = reopen_terminal(0);
+			if (fd == 0)
 				add_relay(con.term, con.parent_end[0], true, true);
-			} else {
-				add_relay(con.parent_end[fd], reopen_terminal(fd), false, false);
-			}
+			else
+				add_relay(con.parent_end[fd], con.term_fd[fd], false, false);
 		}
+		set_nonblocking();
 		return -1;
 	}
 	if (sock < 0)
@@ -348,9 +370,9 @@ int console_setup_parent(const struct config *cfg, int sock)
 	 */
 	con.peer = ioctl(con.master, TIOCGPTPEER, O_RDWR | O_NOCTTY | O_CLOEXEC);
 	fcntl(con.master, F_SETFL, O_NONBLOCK);
-	con.term = reopen_terminal(0);
+	set_nonblocking();
 	/* The container's output goes to the caller's terminal: stdout's, else stderr's. */
-	out = con.tty[1] ? reopen_terminal(1) : con.tty[2] ? reopen_terminal(2) : con.term;
+	out = con.tty[1] ? con.term_fd[1] : con.tty[2] ? con.term_fd[2] : con.term;
 	add_relay(con.term, con.master, true, false);
 	add_relay(con.master, out, false, false);
 	console_resize();
@@ -424,6 +446,7 @@ static void end_from(struct relay *r)
 	/* The master is shared by both directions; it is closed at the end. */
 	if (r->from != con.master && r->from != con.term)
 		close(r->from);
+	/* (con.term stays open: the terminal is restored through it.) */
 	r->from = -1;
 }
 

@@ -73,6 +73,8 @@ int join_container(const struct config *cfg)
 		die(EXIT_SETUP, "--join %d: no such process", (int)cfg->join);
 	if (!is_leader(&pi))
 		die(EXIT_SETUP, "--join %d: not the leader of a pspace", (int)cfg->join);
+	/* The caller's terminal, reopened while our /proc still shows us. */
+	console_prepare(cfg);
 	pidfd = syscall(SYS_pidfd_open, cfg->join, 0);
 	if (pidfd < 0)
 		die_errno(EXIT_SETUP, "--join %d", (int)cfg->join);
@@ -82,7 +84,6 @@ int join_container(const struct config *cfg)
 		die_errno(EXIT_SETUP, "--join %d: setns", (int)cfg->join);
 	close(pidfd);
 
-	console_prepare(cfg);
 	child = fork();
 	if (child < 0)
 		die_errno(EXIT_SETUP, "fork");
