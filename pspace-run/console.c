@@ -75,6 +75,7 @@ static struct {
 	int master, peer;	/* interactive: the pty, and a slave kept open here */
 	int term_fd[3];		/* the caller's terminal on fd N, reopened for the relay */
 	int term;		/* term_fd[0]: the one read, set raw, asked for the size */
+	int out;		/* interactive: where the pty's output goes */
 	bool shared[3];		/* fallback: term_fd[N] is fd N itself, O_NONBLOCK set... */
 	int flags[3];		/* ... and these its flags before */
 	bool raw;		/* the terminal is in raw mode (saved holds the old mode) */
@@ -82,7 +83,7 @@ static struct {
 	int nrelays;
 } con = {
 	.child_end = { -1, -1, -1 }, .parent_end = { -1, -1, -1 }, .sock = { -1, -1 },
-	.master = -1, .peer = -1, .term_fd = { -1, -1, -1 }, .term = -1,
+	.master = -1, .peer = -1, .term_fd = { -1, -1, -1 }, .term = -1, .out = -1,
 };
 /* Apart from the rest: zeroes, in .bss, not 192 KiB of .data in the binary. */
 static struct relay relays[3];
@@ -204,6 +205,10 @@ void console_prepare(const struct config *cfg)
 {
 	int fd, p[2];
 
+	/* A closed stdio fd would be taken by the next open(), and inherited. */
+	for (fd = 0; fd < 3; fd++)
+		if (fcntl(fd, F_GETFD) < 0 && open("/dev/null", O_RDWR) != fd)
+			die_errno(EXIT_SETUP, "/dev/null");
 	con.mode = cfg->console;
 	for (fd = 0; fd < 3; fd++) {
 		con.tty[fd] = isatty(fd);
@@ -212,6 +217,20 @@ void console_prepare(const struct config *cfg)
 	}
 	con.term = con.term_fd[0];
 	if (con.mode == CONSOLE_INTERACTIVE) {
+		/*
+		 * What the container writes to its terminal goes to ours:
+		 * stdout's, else stderr's; with neither a terminal, to stdout
+		 * (a pipe reopened for O_NONBLOCK of our own, a file as it is).
+		 */
+		struct stat st;
+
+		con.out = con.tty[1] ? con.term_fd[1] : con.tty[2] ? con.term_fd[2] : 1;
+		if (con.out == 1 && fstat(1, &st) == 0 && S_ISFIFO(st.st_mode)) {
+			int f = open("/proc/self/fd/1", O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+
+			if (f >= 0)
+				con.out = f;
+		}
 		if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, con.sock) < 0)
 			die_errno(EXIT_SETUP, "socketpair");
 		return;
@@ -261,6 +280,8 @@ void console_setup_child(const struct config *cfg, int sock)
 	for (fd = 0; fd < 3; fd++)
 		if (con.term_fd[fd] > 2)
 			close(con.term_fd[fd]);
+	if (con.out > 2 && !con.tty[1] && !con.tty[2])
+		close(con.out);
 	/*
 	 * A session of its own, without the caller's controlling terminal
 	 * (/dev/tty): the leader has one already (SPEC 1.6), a joined
@@ -330,7 +351,7 @@ static void add_relay(int from, int to, bool from_tty, bool close_to)
  */
 int console_setup_parent(const struct config *cfg, int sock)
 {
-	int fd, out, n;
+	int fd, n;
 
 	(void)cfg;
 	if (con.sock[1] >= 0)
@@ -371,10 +392,8 @@ int console_setup_parent(const struct config *cfg, int sock)
 	con.peer = ioctl(con.master, TIOCGPTPEER, O_RDWR | O_NOCTTY | O_CLOEXEC);
 	fcntl(con.master, F_SETFL, O_NONBLOCK);
 	set_nonblocking();
-	/* The container's output goes to the caller's terminal: stdout's, else stderr's. */
-	out = con.tty[1] ? con.term_fd[1] : con.tty[2] ? con.term_fd[2] : con.term;
 	add_relay(con.term, con.master, true, false);
-	add_relay(con.master, out, false, false);
+	add_relay(con.master, con.out, false, false);
 	console_resize();
 	return con.master;
 }
