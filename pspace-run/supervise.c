@@ -87,7 +87,26 @@ struct supervisor {
 	int pidfd;
 	int timer;		/* armed once a stop was asked for */
 	bool stopping;
+	bool reaped;		/* the leader's status is in status */
+	int status;
 };
+
+/*
+ * As an init does (pspace-run is one when it runs nested, as a container's
+ * leader: --join'ed processes that are orphaned come to it), reap every
+ * child that has ended; the leader's status is kept.
+ */
+static void reap(struct supervisor *s)
+{
+	pid_t pid;
+	int st;
+
+	while ((pid = waitpid(-1, &st, WNOHANG)) > 0)
+		if (pid == s->pid) {
+			s->status = st;
+			s->reaped = true;
+		}
+}
 
 static void stop(struct supervisor *s)
 {
@@ -109,6 +128,10 @@ static void on_signal(struct supervisor *s, int sig)
 {
 	const struct config *cfg = s->cfg;
 
+	if (sig == SIGCHLD) {
+		reap(s);
+		return;
+	}
 	if (sig == SIGCONT) {
 		console_foreground();
 		return;
@@ -149,7 +172,7 @@ int supervise(const struct config *cfg, pid_t leader, int pidfd, int console)
 	struct pollfd p[3 + 2 * 3];
 	sigset_t set;
 	size_t i;
-	int sfd, status;
+	int sfd;
 
 	(void)console;
 	sigemptyset(&set);
@@ -158,6 +181,7 @@ int supervise(const struct config *cfg, pid_t leader, int pidfd, int console)
 	for (i = 0; i < sizeof(stopping) / sizeof(stopping[0]); i++)
 		catch(&set, stopping[i]);
 	catch(&set, SIGCONT);
+	catch(&set, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &set, NULL);
 	/* A reader of our output that went away is an EPIPE, not our death. */
 	signal(SIGPIPE, SIG_IGN);
@@ -188,7 +212,7 @@ int supervise(const struct config *cfg, pid_t leader, int pidfd, int console)
 			break;	/* the leader is gone, and with it the pspace (SPEC 3.2) */
 		console_foreground();
 	}
-	while (waitpid(leader, &status, 0) < 0)
+	while (!s.reaped && waitpid(leader, &s.status, 0) < 0)
 		if (errno != EINTR)
 			die_errno(EXIT_SETUP, "waitpid");
 	console_finish();
@@ -197,10 +221,10 @@ int supervise(const struct config *cfg, pid_t leader, int pidfd, int console)
 	close(s.timer);
 	/* The pspace is empty once its leader is reaped (SPEC 3.2). */
 	cgroup_remove();
-	if (WIFEXITED(status))
-		return WEXITSTATUS(status);
+	if (WIFEXITED(s.status))
+		return WEXITSTATUS(s.status);
 	/* reboot(2) halting a pspace ends its init with SIGINT: a clean stop. */
-	if (cfg->boots_init && WTERMSIG(status) == SIGINT)
+	if (cfg->boots_init && WTERMSIG(s.status) == SIGINT)
 		return 0;
-	return 128 + WTERMSIG(status);
+	return 128 + WTERMSIG(s.status);
 }
