@@ -289,6 +289,7 @@ void console_setup_child(const struct config *cfg, int sock)
 	 */
 	if (getsid(0) != getpid() && setsid() < 0)
 		die_errno(EXIT_SETUP, "setsid");
+	reset_signals();
 	if (con.mode != CONSOLE_INTERACTIVE) {
 		for (fd = 0; fd < 3; fd++) {
 			if (con.child_end[fd] < 0)

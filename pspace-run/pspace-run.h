@@ -103,5 +103,6 @@ void run_as_pid2(const struct config *cfg) __attribute__((noreturn));
 /* supervise.c */
 int supervise(const struct config *cfg, pid_t leader, int pidfd, int console);
 void kill_pspace(const struct config *cfg, pid_t leader, int pidfd);
+void reset_signals(void);
 
 #endif
