@@ -76,7 +76,8 @@ static struct {
 	int term_fd[3];		/* the caller's terminal on fd N, reopened for the relay */
 	int term;		/* term_fd[0]: the one read, set raw, asked for the size */
 	int out;		/* interactive: where the pty's output goes */
-	bool shared[3];		/* fallback: term_fd[N] is fd N itself, O_NONBLOCK set... */
+	bool shared[3];		/* fallback: term_fd[N] is fd N itself... */
+	bool nonblock[3];	/* ... O_NONBLOCK set on it (in pspace-run, after the clone)... */
 	int flags[3];		/* ... and these its flags before */
 	bool raw;		/* the terminal is in raw mode (saved holds the old mode) */
 	struct termios saved;
@@ -110,9 +111,9 @@ void console_done(void)
 
 	restore_terminal();
 	for (fd = 2; fd >= 0; fd--)
-		if (con.shared[fd]) {
+		if (con.nonblock[fd]) {
 			fcntl(fd, F_SETFL, con.flags[fd]);
-			con.shared[fd] = false;
+			con.nonblock[fd] = false;
 		}
 }
 
@@ -331,6 +332,7 @@ static void set_nonblocking(void)
 		if (con.shared[fd]) {
 			con.flags[fd] = fcntl(fd, F_GETFL);
 			fcntl(fd, F_SETFL, con.flags[fd] | O_NONBLOCK);
+			con.nonblock[fd] = true;
 		}
 }
 
