@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The capability bounding set of the container, through libcap.  The
+ * The container's capabilities, in all five sets, through libcap.  The
  * default keeps what systemd-nspawn keeps, which includes CAP_KILL,
  * CAP_SYS_ADMIN, CAP_SYS_CHROOT and CAP_SETPCAP so that containers can
  * nest; --cap-add and --cap-drop change it.
@@ -69,9 +69,20 @@ int parse_cap_list(const char *list, uint64_t *mask)
 	return ret;
 }
 
-void drop_capabilities(const struct config *cfg)
+/*
+ * The container's privileges, in the process about to become (or run)
+ * COMMAND, in this order: the bounding set (needs CAP_SETPCAP), then
+ * no_new_privs, then the seccomp filter (needs CAP_SYS_ADMIN or
+ * no_new_privs), then the other four sets: permitted and effective are
+ * the kept capabilities (@keep_no_caps: none, for the --as-pid2 init),
+ * inheritable and ambient are emptied.  A caller's inheritable set
+ * (setpriv --inh-caps) must not come back at exec: a root exec adds the
+ * inheritable set to the permitted one, bounding set or not.
+ */
+void lock_down(const struct config *cfg, bool keep_no_caps)
 {
 	cap_value_t cap, max = (cap_value_t)cap_max_bits();
+	cap_t now, want;
 
 	/* Capabilities this kernel does not know are not there to drop. */
 	for (cap = 0; cap < max && cap <= 63; cap++) {
@@ -85,4 +96,30 @@ void drop_capabilities(const struct config *cfg)
 	}
 	if (cfg->no_new_privs && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 		die_errno(EXIT_SETUP, "prctl(PR_SET_NO_NEW_PRIVS)");
+	install_seccomp(cfg);
+	if (TEST_OFF(cfg, OFF_CAPSETS))
+		return;
+
+	now = cap_get_proc();
+	want = cap_init();
+	if (!now || !want)
+		die_errno(EXIT_SETUP, "capabilities");
+	for (cap = 0; !keep_no_caps && cap < max && cap <= 63; cap++) {
+		cap_flag_value_t have = CAP_CLEAR;
+
+		if (cfg->cap_drop & (1ULL << cap))
+			continue;
+		/* Only what pspace-run itself holds can be kept. */
+		if (cap_get_flag(now, cap, CAP_PERMITTED, &have) || have != CAP_SET)
+			continue;
+		if (cap_set_flag(want, CAP_PERMITTED, 1, &cap, CAP_SET) ||
+		    cap_set_flag(want, CAP_EFFECTIVE, 1, &cap, CAP_SET))
+			die_errno(EXIT_SETUP, "capabilities");
+	}
+	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) < 0 && errno != EINVAL)
+		die_errno(EXIT_SETUP, "clear the ambient capabilities");
+	if (cap_set_proc(want) < 0)
+		die_errno(EXIT_SETUP, "set the capabilities");
+	cap_free(want);
+	cap_free(now);
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Debian's libcap.a is built against glibc with _FORTIFY_SOURCE, so it
- * calls glibc's checked printf entry points.  musl has no such thing;
+ * Debian's libcap.a and libseccomp.a are built against glibc with
+ * _FORTIFY_SOURCE, so they call glibc's checked printf entry points.  musl has no such thing;
  * provide them here (the flag and size checks are glibc's business).
  */
 #include <stdarg.h>
@@ -10,6 +10,7 @@
 int __sprintf_chk(char *s, int flag, size_t slen, const char *fmt, ...);
 int __snprintf_chk(char *s, size_t n, int flag, size_t slen, const char *fmt, ...);
 int __asprintf_chk(char **s, int flag, const char *fmt, ...);
+int __fprintf_chk(FILE *f, int flag, const char *fmt, ...);
 
 int __sprintf_chk(char *s, int flag, size_t slen, const char *fmt, ...)
 {
@@ -44,6 +45,19 @@ int __asprintf_chk(char **s, int flag, const char *fmt, ...)
 	(void)flag;
 	va_start(ap, fmt);
 	n = vasprintf(s, fmt, ap);
+	va_end(ap);
+	return n;
+}
+
+/* libseccomp's seccomp_export_pfc() */
+int __fprintf_chk(FILE *f, int flag, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	(void)flag;
+	va_start(ap, fmt);
+	n = vfprintf(f, fmt, ap);
 	va_end(ap);
 	return n;
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* pspace-run: check the arguments, start the pspace, watch over it. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -32,6 +33,16 @@ static void check_root(struct config *cfg)
 	cfg->root = real;
 }
 
+/* --keep-fd: each must be open now, or the mistake shows up inside. */
+static void check_keep_fds(const struct config *cfg)
+{
+	int i;
+
+	for (i = 0; i < cfg->nkeep_fd; i++)
+		if (fcntl(cfg->keep_fd[i], F_GETFD) < 0)
+			die_errno(EXIT_SETUP, "--keep-fd %d", cfg->keep_fd[i]);
+}
+
 int main(int argc, char **argv)
 {
 	struct config cfg = { 0 };
@@ -44,9 +55,11 @@ int main(int argc, char **argv)
 		return list_pspaces(&cfg);
 	if (geteuid() != 0)
 		die(EXIT_SETUP, "must be run as root (CAP_KILL and CAP_SYS_ADMIN are needed)");
+	check_keep_fds(&cfg);
 	if (cfg.join)
 		return join_container(&cfg);
 	check_root(&cfg);
+	pick_hostname(&cfg);
 	console_prepare(&cfg);
 	leader = spawn_pspace(&cfg, &pidfd, &console);
 	return supervise(&cfg, leader, pidfd, console);

@@ -4,9 +4,20 @@
  * be one.  It starts COMMAND as pid 2, passes signals on to it, reaps
  * every orphan, and when COMMAND exits ends the rest (SIGTERM, then
  * SIGKILL after the stop timeout) and exits with COMMAND's status.
+ *
+ * After the fork it needs no privilege at all (reaping and kill() of its
+ * own uid's processes need none), so it keeps none: no capability in any
+ * set, the container's bounding set, no_new_privs and seccomp filter, no
+ * fd of the caller's, and not the caller's environment (/proc/1/environ
+ * shows the strings pspace-run was started with: they are wiped).
+ * COMMAND runs in a process group of its own, the terminal's foreground
+ * one when there is a terminal, so that one Ctrl-C is one SIGINT to it
+ * and none to the init (as tini does).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -56,13 +67,50 @@ static void end_the_rest(const struct config *cfg)
 		;
 }
 
+/* The init's side: the caller's environment, fds and privileges go. */
+static void init_lock_down(const struct config *cfg, int gate)
+{
+	struct config only_gate = { .test_off = cfg->test_off, .keep_fd = { gate }, .nkeep_fd = 1 };
+	extern char **environ;
+	char **e;
+
+	if (TEST_OFF(cfg, OFF_INIT))
+		return;
+	for (e = environ; e && *e; e++)
+		memset(*e, 0, strlen(*e));
+	clearenv();
+	close_caller_fds(&only_gate);
+	lock_down(cfg, true);
+}
+
+/* COMMAND's side: its own process group, in the foreground. */
+static void command_foreground(const struct config *cfg)
+{
+	sigset_t ttou;
+
+	(void)cfg;
+	if (TEST_OFF(cfg, OFF_INIT))
+		return;
+	if (setpgid(0, 0) < 0)
+		die_errno(EXIT_SETUP, "setpgid");
+	if (!isatty(STDIN_FILENO))
+		return;
+	/* A background process group's tcsetpgrp() would stop on SIGTTOU. */
+	sigemptyset(&ttou);
+	sigaddset(&ttou, SIGTTOU);
+	sigprocmask(SIG_BLOCK, &ttou, NULL);
+	if (tcsetpgrp(STDIN_FILENO, getpid()) < 0 && errno != ENOTTY)
+		die_errno(EXIT_SETUP, "make COMMAND the terminal's foreground");
+	sigprocmask(SIG_UNBLOCK, &ttou, NULL);
+}
+
 void run_as_pid2(const struct config *cfg)
 {
 	struct timespec tick = { .tv_sec = 1 };
 	struct sigaction sa;
 	sigset_t set;
 	pid_t command;
-	int status = 0;
+	int status = 0, gate[2];
 	size_t i;
 
 	sigemptyset(&set);
@@ -77,15 +125,32 @@ void run_as_pid2(const struct config *cfg)
 	sigaction(SIGCHLD, &sa, NULL);
 	sigprocmask(SIG_BLOCK, &set, NULL);
 
+	/*
+	 * COMMAND waits at the gate until the init has dropped everything:
+	 * once COMMAND runs, the container could ptrace the init
+	 * (CAP_SYS_PTRACE) or read its /proc files.
+	 */
+	if (pipe2(gate, O_CLOEXEC) < 0)
+		die_errno(EXIT_SETUP, "pipe");
 	command = fork();
 	if (command < 0)
 		die_errno(EXIT_SETUP, "fork");
 	if (command == 0) {
+		char c;
+
+		close(gate[1]);
 		sigprocmask(SIG_UNBLOCK, &set, NULL);
 		for (i = 0; i < sizeof(passed_on) / sizeof(passed_on[0]); i++)
 			signal(passed_on[i], SIG_DFL);
+		command_foreground(cfg);
+		while (read(gate[0], &c, 1) < 0 && errno == EINTR)
+			;
+		close(gate[0]);
 		exec_command(cfg);
 	}
+	close(gate[0]);
+	init_lock_down(cfg, gate[1]);
+	close(gate[1]);
 	for (;;) {
 		int sig = sigtimedwait(&set, NULL, &tick);
 

@@ -2,175 +2,413 @@
 /*
  * The container's file system, set up by the leader in its own mount
  * namespace, in this order: private propagation, ROOT bind-mounted onto
- * itself, the API file systems, pivot_root, old root detached.  Each step
- * is a line in a table so the whole setup reads top to bottom.
+ * itself, the API file systems, pivot_root, old root detached.
+ *
+ * ROOT is not trusted: it may be an odd or hostile image whose "dev" is a
+ * symbolic link to "/" or "../../..", whose "run" leads to "/var/run", or
+ * whose files are fifos.  So nothing here looks a path up in ROOT the
+ * ordinary way.  Every mount point is opened with openat2() and
+ * RESOLVE_IN_ROOT relative to ROOT (a symbolic link is followed as if ROOT
+ * were "/", never onto the host; magic links of /proc are refused), and
+ * every file system is mounted onto that file descriptor with the new
+ * mount API (fsopen/fsmount, open_tree, move_mount).  What pspace-run
+ * creates, it creates in file systems of its own (the /dev tmpfs), again
+ * through their file descriptors.  A mount point missing in ROOT is
+ * skipped, never created.  The host's files that the container gets
+ * (device nodes, /sys) are cloned with open_tree() before anything in
+ * ROOT is looked at.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/mount.h>
+#include <linux/openat2.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
-#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "pspace-run.h"
 
-#define MNT_SAFE (MS_NOSUID | MS_NODEV | MS_NOEXEC)
-
-struct api_mount {
-	const char *source;
-	const char *target;	/* relative to the new root */
-	const char *fstype;
-	unsigned long flags;
-	const char *data;
-	bool create;		/* mount point lives in a tmpfs of ours */
-	bool (*when)(void);	/* mounted only if this says so */
-	void (*populate)(void);	/* fills the new mount */
-};
-
-static void populate_dev(void);
-static void protect_proc_sys(void);
-static void make_readonly(void);
-
-/* Mounted in order; one whose mount point is missing in ROOT is skipped. */
-static const struct api_mount api_mounts[] = {
-	{ "proc", "proc", "proc", MNT_SAFE, NULL, .populate = protect_proc_sys },
-	/*
-	 * The host's /sys, bound read-only: without a network namespace of
-	 * its own a fresh sysfs is the same superblock, which the kernel
-	 * refuses to stack on itself when containers nest.
-	 */
-	{ "/sys", "sys", NULL, MS_BIND | MS_REC, NULL, .populate = make_readonly },
-	{ "tmpfs", "dev", "tmpfs", MS_NOSUID | MS_STRICTATIME, "mode=755,size=4m",
-	  .populate = populate_dev },
-	{ "devpts", "dev/pts", "devpts", MS_NOSUID | MS_NOEXEC,
-	  "newinstance,ptmxmode=0666,mode=620,gid=5", .create = true },
-	{ "tmpfs", "dev/shm", "tmpfs", MS_NOSUID | MS_NODEV | MS_STRICTATIME, "mode=1777",
-	  .create = true },
-	/* Our own cgroup namespace's view, writable: the delegated cgroup. */
-	{ "cgroup2", "sys/fs/cgroup", "cgroup2", MNT_SAFE, NULL, .when = cgroup_is_delegated },
-	{ "tmpfs", "run", "tmpfs", MS_NOSUID | MS_NODEV | MS_STRICTATIME, "mode=755" },
-};
-
-/* Device nodes bind-mounted from the host's /dev into the new /dev. */
-static const char *const dev_nodes[] = { "null", "zero", "full", "random", "urandom", "tty" };
-
-static const struct { const char *target, *link; } dev_links[] = {
-	{ "dev/ptmx", "pts/ptmx" },
-	{ "dev/fd", "/proc/self/fd" },
-	{ "dev/stdin", "/proc/self/fd/0" },
-	{ "dev/stdout", "/proc/self/fd/1" },
-	{ "dev/stderr", "/proc/self/fd/2" },
-};
-
-/*
- * /proc/sys read-only, but for kernel/pid_max, which belongs to the
- * pspace (each pid namespace has its own).
- */
-static void protect_proc_sys(void)
-{
-	static const char *const pid_max = "proc/sys/kernel/pid_max";
-
-	if (mount("proc/sys", "proc/sys", NULL, MS_BIND | MS_REC, NULL) < 0 ||
-	    mount(NULL, "proc/sys", NULL, MS_REMOUNT | MS_BIND | MS_RDONLY | MNT_SAFE, NULL) < 0)
-		die_errno(EXIT_SETUP, "make /proc/sys read-only");
-	if (access(pid_max, F_OK) == 0 &&
-	    (mount(pid_max, pid_max, NULL, MS_BIND, NULL) < 0 ||
-	     mount(NULL, pid_max, NULL, MS_REMOUNT | MS_BIND | MNT_SAFE, NULL) < 0))
-		die_errno(EXIT_SETUP, "keep /%s writable", pid_max);
-}
-
-static void make_readonly(void)
-{
-	if (mount(NULL, "sys", NULL, MS_REMOUNT | MS_BIND | MS_RDONLY | MNT_SAFE, NULL) < 0)
-		die_errno(EXIT_SETUP, "remount /sys read-only");
-	/*
-	 * The host's whole cgroup hierarchy came along with /sys; the
-	 * container gets its own view instead (the kernel refuses the same
-	 * superblock stacked on itself, so it has to go first).
-	 */
-	if (cgroup_is_delegated() && umount2("sys/fs/cgroup", MNT_DETACH) < 0 && errno != EINVAL)
-		die_errno(EXIT_SETUP, "detach the host's /sys/fs/cgroup");
-}
-
-static bool is_dir(const char *path)
-{
-	struct stat st;
-
-	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-static void mount_api(const struct api_mount *m)
-{
-	if (m->create && mkdir(m->target, 0755) < 0 && errno != EEXIST && errno != ENOENT)
-		die_errno(EXIT_SETUP, "mkdir /%s", m->target);
-	if (!is_dir(m->target))
-		return;
-	if (m->when && !m->when())
-		return;
-	if (mount(m->source, m->target, m->fstype, m->flags, m->data) < 0)
-		die_errno(EXIT_SETUP, "mount %s on /%s", m->fstype ? m->fstype : m->source,
-			  m->target);
-	if (m->populate)
-		m->populate();
-}
-
-static void populate_dev(void)
-{
-	char src[64], dst[64];
-	size_t i;
-
-	for (i = 0; i < sizeof(dev_nodes) / sizeof(dev_nodes[0]); i++) {
-		int fd;
-
-		snprintf(src, sizeof(src), "/dev/%s", dev_nodes[i]);
-		snprintf(dst, sizeof(dst), "dev/%s", dev_nodes[i]);
-		fd = open(dst, O_CREAT | O_WRONLY | O_CLOEXEC, 0666);
-		if (fd < 0)
-			die_errno(EXIT_SETUP, "create /%s", dst);
-		close(fd);
-		if (mount(src, dst, NULL, MS_BIND, NULL) < 0)
-			die_errno(EXIT_SETUP, "bind %s on /%s", src, dst);
-	}
-	for (i = 0; i < sizeof(dev_links) / sizeof(dev_links[0]); i++)
-		if (symlink(dev_links[i].link, dev_links[i].target) < 0)
-			die_errno(EXIT_SETUP, "symlink /%s", dev_links[i].target);
-}
-
-#ifndef OPEN_TREE_CLONE
-#define OPEN_TREE_CLONE 1
+/* <sys/mount.h> and <linux/mount.h> do not mix; what we use of the former. */
+int mount(const char *, const char *, const char *, unsigned long, const void *);
+int umount2(const char *, int);
+#ifndef MS_REC
+#define MS_REC 16384
 #endif
-#ifndef OPEN_TREE_CLOEXEC
-#define OPEN_TREE_CLOEXEC O_CLOEXEC
+#ifndef MS_PRIVATE
+#define MS_PRIVATE (1 << 18)
+#endif
+#ifndef MNT_DETACH
+#define MNT_DETACH 2
 #endif
 #ifndef AT_RECURSIVE
 #define AT_RECURSIVE 0x8000
 #endif
-#ifndef MOVE_MOUNT_F_EMPTY_PATH
-#define MOVE_MOUNT_F_EMPTY_PATH 0x00000004
-#endif
+
+#define ATTR_SAFE (MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC)
+
+static const struct config *config;
+static int root_fd = -1;	/* ROOT, bound onto itself */
+
+static int sys_open_tree(int dfd, const char *path, unsigned int flags)
+{
+	return syscall(SYS_open_tree, dfd, path, flags | OPEN_TREE_CLOEXEC);
+}
+
+static int sys_move_mount(int from, const char *from_path, int to, const char *to_path,
+			  unsigned int flags)
+{
+	return syscall(SYS_move_mount, from, from_path, to, to_path, flags);
+}
+
+/* Attach the detached mount @mnt onto the directory or file @target. */
+static int attach(int mnt, int target)
+{
+	return sys_move_mount(mnt, "", target, "",
+			      MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH);
+}
+
+static int set_attr(int fd, const char *path, unsigned int flags, uint64_t attr)
+{
+	struct mount_attr a = { .attr_set = attr };
+
+	return syscall(SYS_mount_setattr, fd, path, flags | (*path ? 0 : AT_EMPTY_PATH),
+		       &a, sizeof(a));
+}
+
+/*
+ * A new file system, not yet attached anywhere: fsopen, its options as
+ * "key=value,flag", fsmount with @attr.  Dies naming @what on failure.
+ */
+static int new_fs(const char *fstype, const char *options, uint64_t attr, const char *what)
+{
+	char opts[128], *opt, *save = NULL;
+	int fs, mnt;
+
+	fs = syscall(SYS_fsopen, fstype, FSOPEN_CLOEXEC);
+	if (fs < 0)
+		die_errno(EXIT_SETUP, "mount %s on %s", fstype, what);
+	snprintf(opts, sizeof(opts), "%s", options ? options : "");
+	for (opt = strtok_r(opts, ",", &save); opt; opt = strtok_r(NULL, ",", &save)) {
+		char *value = strchr(opt, '=');
+		int r;
+
+		if (value) {
+			*value++ = '\0';
+			r = syscall(SYS_fsconfig, fs, FSCONFIG_SET_STRING, opt, value, 0);
+		} else {
+			r = syscall(SYS_fsconfig, fs, FSCONFIG_SET_FLAG, opt, NULL, 0);
+		}
+		if (r < 0)
+			die_errno(EXIT_SETUP, "mount %s on %s: option %s", fstype, what, opt);
+	}
+	if (syscall(SYS_fsconfig, fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0)
+		die_errno(EXIT_SETUP, "mount %s on %s", fstype, what);
+	mnt = syscall(SYS_fsmount, fs, FSMOUNT_CLOEXEC, attr);
+	if (mnt < 0)
+		die_errno(EXIT_SETUP, "mount %s on %s", fstype, what);
+	close(fs);
+	return mnt;
+}
+
+static struct stat root_st;
+
+/*
+ * The mount point @path of ROOT (relative, no leading slash), opened as
+ * O_PATH: symbolic links are resolved inside ROOT, magic links refused.
+ * -1 when ROOT has no such directory (the mount is skipped); any other
+ * problem is an error, and so is a path that leads back to ROOT itself
+ * ("dev -> /"), where a mount would cover the whole container.
+ */
+static int open_in_root(int root, const char *path)
+{
+	struct open_how how = {
+		.flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
+		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
+	};
+	struct stat st;
+	int fd;
+
+	if (TEST_OFF(config, OFF_INROOT))
+		fd = openat(root, path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	else
+		fd = syscall(SYS_openat2, root, path, &how, sizeof(how));
+	if (fd < 0 && errno == ENOENT) {
+		verbose(config, "ROOT has no /%s: not mounted", path);
+		return -1;
+	}
+	if (fd < 0)
+		die_errno(EXIT_SETUP, "%s/%s", config->root, path);
+	if (fstat(fd, &st) < 0)
+		die_errno(EXIT_SETUP, "%s/%s", config->root, path);
+	if (st.st_dev == root_st.st_dev && st.st_ino == root_st.st_ino)
+		die(EXIT_SETUP, "%s/%s: leads back to ROOT itself (a symbolic link to /?)",
+		    config->root, path);
+	return fd;
+}
+
+/* A path inside a file system of our own (proc, sysfs, our tmpfs). */
+static int open_beneath(int dir, const char *path, int flags)
+{
+	struct open_how how = {
+		.flags = flags | O_CLOEXEC,
+		.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS,
+	};
+
+	return syscall(SYS_openat2, dir, path, &how, sizeof(how));
+}
+
+/*
+ * /proc, masked as systemd-nspawn masks it: the files that reach the
+ * whole machine are covered, the directories
+ * that configure it are read-only, and so is /proc/sys, but for
+ * kernel/pid_max, which belongs to the pspace (each pid namespace has its
+ * own).  Everything is done on clones taken from @proc before any of them
+ * is attached, so that no lookup crosses a mount of ours.
+ */
+static const char *const proc_inaccessible[] = {
+	"kcore", "kallsyms", "keys", "sysrq-trigger", "timer_list",
+};
+static const char *const proc_readonly[] = {
+	"acpi", "apm", "asound", "bus", "fs", "irq", "scsi", "sys",
+};
+
+static void mask_proc(int proc)
+{
+	int pid_max, fd, target;
+	size_t i;
+
+	if (TEST_OFF(config, OFF_PROCMASK))
+		return;
+	/* The writable pid_max first, from the proc mount itself. */
+	pid_max = sys_open_tree(proc, "sys/kernel/pid_max", OPEN_TREE_CLONE);
+	if (pid_max < 0 && errno != ENOENT)
+		die_errno(EXIT_SETUP, "keep /proc/sys/kernel/pid_max writable");
+
+	for (i = 0; i < sizeof(proc_readonly) / sizeof(proc_readonly[0]); i++) {
+		fd = sys_open_tree(proc, proc_readonly[i], OPEN_TREE_CLONE | AT_RECURSIVE);
+		if (fd < 0 && errno == ENOENT)
+			continue;
+		target = open_beneath(proc, proc_readonly[i], O_PATH | O_DIRECTORY);
+		if (fd < 0 || target < 0 ||
+		    set_attr(fd, "", AT_RECURSIVE, MOUNT_ATTR_RDONLY | ATTR_SAFE) < 0 ||
+		    attach(fd, target) < 0)
+			die_errno(EXIT_SETUP, "make /proc/%s read-only", proc_readonly[i]);
+		close(fd);
+		close(target);
+	}
+	if (pid_max >= 0) {
+		target = open_beneath(proc, "sys/kernel/pid_max", O_PATH);
+		if (target < 0 || attach(pid_max, target) < 0)
+			die_errno(EXIT_SETUP, "keep /proc/sys/kernel/pid_max writable");
+		close(target);
+		close(pid_max);
+	}
+
+	/*
+	 * The files are covered by the host's /dev/null, as runc masks them
+	 * (a clone taken from a detached tmpfs is refused before 6.15): they
+	 * read empty, and what is written to them goes nowhere.
+	 */
+	for (i = 0; i < sizeof(proc_inaccessible) / sizeof(proc_inaccessible[0]); i++) {
+		target = open_beneath(proc, proc_inaccessible[i], O_PATH);
+		if (target < 0 && errno == ENOENT)
+			continue;
+		fd = sys_open_tree(AT_FDCWD, "/dev/null", OPEN_TREE_CLONE);
+		if (target < 0 || fd < 0 || attach(fd, target) < 0)
+			die_errno(EXIT_SETUP, "mask /proc/%s", proc_inaccessible[i]);
+		close(fd);
+		close(target);
+	}
+}
+
+/* The host's files that the container gets, cloned before ROOT is looked at. */
+static const char *const dev_nodes[] = { "null", "zero", "full", "random", "urandom", "tty" };
+static int dev_node_fd[sizeof(dev_nodes) / sizeof(dev_nodes[0])];
+static int host_sys = -1;
+
+static void clone_host_sources(void)
+{
+	char path[32];
+	size_t i;
+
+	for (i = 0; i < sizeof(dev_nodes) / sizeof(dev_nodes[0]); i++) {
+		snprintf(path, sizeof(path), "/dev/%s", dev_nodes[i]);
+		dev_node_fd[i] = sys_open_tree(AT_FDCWD, path, OPEN_TREE_CLONE);
+		if (dev_node_fd[i] < 0)
+			die_errno(EXIT_SETUP, "%s", path);
+	}
+	/*
+	 * The host's /sys with every submount, read-only all the way down:
+	 * without a network namespace of its own a fresh sysfs is the same
+	 * superblock, which the kernel refuses to stack on itself when
+	 * containers nest.
+	 */
+	host_sys = sys_open_tree(AT_FDCWD, "/sys", OPEN_TREE_CLONE | AT_RECURSIVE);
+	if (host_sys < 0)
+		die_errno(EXIT_SETUP, "/sys");
+	if (set_attr(host_sys, "", TEST_OFF(config, OFF_SYSRO) ? 0 : AT_RECURSIVE,
+		     MOUNT_ATTR_RDONLY | ATTR_SAFE) < 0)
+		die_errno(EXIT_SETUP, "make /sys read-only");
+}
+
+static void mount_proc(int target)
+{
+	int proc = new_fs("proc", NULL, ATTR_SAFE, "/proc");
+
+	if (attach(proc, target) < 0)
+		die_errno(EXIT_SETUP, "mount proc on /proc");
+	mask_proc(proc);
+	close(proc);
+}
+
+static void mount_sys(int target)
+{
+	char magic[64];
+	int cg, fd;
+
+	if (attach(host_sys, target) < 0)
+		die_errno(EXIT_SETUP, "bind /sys");
+	if (!cgroup_is_delegated())
+		return;
+	/*
+	 * The host's whole cgroup hierarchy came along with /sys; the
+	 * container gets its own view instead (the kernel refuses the same
+	 * superblock stacked on itself, so the host's goes first).  umount2()
+	 * takes no fd: the path is the fd's own magic link.
+	 */
+	fd = open_beneath(host_sys, "fs/cgroup", O_PATH | O_DIRECTORY);
+	if (fd < 0)
+		return;
+	snprintf(magic, sizeof(magic), "/proc/self/fd/%d", fd);
+	if (umount2(magic, MNT_DETACH) < 0 && errno != EINVAL)
+		die_errno(EXIT_SETUP, "detach the host's /sys/fs/cgroup");
+	close(fd);
+	fd = open_beneath(host_sys, "fs/cgroup", O_PATH | O_DIRECTORY);
+	if (fd < 0)
+		die_errno(EXIT_SETUP, "/sys/fs/cgroup");
+	/* Our own cgroup namespace's view, writable: the delegated cgroup. */
+	cg = new_fs("cgroup2", NULL, ATTR_SAFE, "/sys/fs/cgroup");
+	if (attach(cg, fd) < 0)
+		die_errno(EXIT_SETUP, "mount cgroup2 on /sys/fs/cgroup");
+	close(cg);
+	close(fd);
+}
+
+static const struct { const char *target, *link; } dev_links[] = {
+	{ "ptmx", "pts/ptmx" },
+	{ "fd", "/proc/self/fd" },
+	{ "stdin", "/proc/self/fd/0" },
+	{ "stdout", "/proc/self/fd/1" },
+	{ "stderr", "/proc/self/fd/2" },
+};
+
+/* A file system mounted on a new directory @name of our /dev tmpfs. */
+static void dev_submount(int dev, const char *name, mode_t mode, const char *fstype,
+			 const char *options, uint64_t attr)
+{
+	char what[32];
+	int fd, mnt;
+
+	snprintf(what, sizeof(what), "/dev/%s", name);
+	if (mkdirat(dev, name, mode) < 0 || fchmodat(dev, name, mode, 0) < 0)
+		die_errno(EXIT_SETUP, "mkdir %s", what);
+	fd = open_beneath(dev, name, O_PATH | O_DIRECTORY);
+	if (fd < 0)
+		die_errno(EXIT_SETUP, "%s", what);
+	mnt = new_fs(fstype, options, attr, what);
+	if (attach(mnt, fd) < 0)
+		die_errno(EXIT_SETUP, "mount %s on %s", fstype, what);
+	close(mnt);
+	close(fd);
+}
+
+/*
+ * /dev: a tmpfs of ours, filled through its own fd (ROOT's "dev" may be
+ * anything; what is below it is ours): the host's device nodes bound
+ * onto empty files, a new devpts instance, shm, mqueue, the links.
+ */
+static void mount_dev(int target)
+{
+	int dev = new_fs("tmpfs", "mode=755,size=4m", MOUNT_ATTR_NOSUID | MOUNT_ATTR_STRICTATIME,
+			 "/dev");
+	size_t i;
+
+	if (attach(dev, target) < 0)
+		die_errno(EXIT_SETUP, "mount tmpfs on /dev");
+	for (i = 0; i < sizeof(dev_nodes) / sizeof(dev_nodes[0]); i++) {
+		int fd = openat(dev, dev_nodes[i], O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC,
+				0666);
+
+		if (TEST_OFF(config, OFF_INROOT)) {
+			/* The fixture creates them by path, as pspace-run 0.1 did. */
+			char path[32];
+
+			snprintf(path, sizeof(path), "dev/%s", dev_nodes[i]);
+			close(fd);
+			fd = openat(root_fd, path, O_CREAT | O_WRONLY | O_CLOEXEC, 0666);
+		}
+
+		if (fd < 0)
+			die_errno(EXIT_SETUP, "create /dev/%s", dev_nodes[i]);
+		if (attach(dev_node_fd[i], fd) < 0)
+			die_errno(EXIT_SETUP, "bind /dev/%s", dev_nodes[i]);
+		close(fd);
+		close(dev_node_fd[i]);
+		dev_node_fd[i] = -1;
+	}
+	dev_submount(dev, "pts", 0755, "devpts", "newinstance,ptmxmode=0666,mode=620,gid=5",
+		     MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC);
+	dev_submount(dev, "shm", 01777, "tmpfs", "mode=1777",
+		     MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_STRICTATIME);
+	/* The container's own IPC namespace's message queues. */
+	dev_submount(dev, "mqueue", 0755, "mqueue", NULL, ATTR_SAFE);
+	for (i = 0; i < sizeof(dev_links) / sizeof(dev_links[0]); i++)
+		if (symlinkat(dev_links[i].link, dev, dev_links[i].target) < 0)
+			die_errno(EXIT_SETUP, "symlink /dev/%s", dev_links[i].target);
+	close(dev);
+}
+
+static void mount_run(int target)
+{
+	int run = new_fs("tmpfs", "mode=755", MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV |
+			 MOUNT_ATTR_STRICTATIME, "/run");
+
+	if (attach(run, target) < 0)
+		die_errno(EXIT_SETUP, "mount tmpfs on /run");
+	close(run);
+}
+
+/* In order; one whose mount point is missing in ROOT is skipped. */
+static const struct {
+	const char *target;
+	void (*mount)(int target);
+} api_mounts[] = {
+	{ "proc", mount_proc },
+	{ "sys", mount_sys },
+	{ "dev", mount_dev },
+	{ "run", mount_run },
+};
 
 /*
  * ROOT bind-mounted onto itself, and the working directory moved into
  * that new mount.  A copy of ROOT's tree (open_tree) is attached on top
  * of ROOT and entered through its file descriptor: a path lookup of "/"
  * would not cross into a mount stacked on the root itself, which is
- * what a nested "pspace-run / ..." asks for.
+ * what a nested "pspace-run / ..." asks for.  Returns an O_PATH fd of it.
  */
-static void bind_root_onto_itself(const char *root)
+static int bind_root_onto_itself(const char *root)
 {
-	int fd = syscall(SYS_open_tree, AT_FDCWD, root,
-			 OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE);
+	int fd = sys_open_tree(AT_FDCWD, root, OPEN_TREE_CLONE | AT_RECURSIVE);
 
 	if (fd < 0)
 		die_errno(EXIT_SETUP, "bind %s", root);
-	if (syscall(SYS_move_mount, fd, "", AT_FDCWD, root, MOVE_MOUNT_F_EMPTY_PATH) < 0)
+	if (sys_move_mount(fd, "", AT_FDCWD, root, MOVE_MOUNT_F_EMPTY_PATH) < 0)
 		die_errno(EXIT_SETUP, "bind %s onto itself", root);
-	if (fchdir(fd) < 0)
+	if (fchdir(fd) < 0 || fstat(fd, &root_st) < 0)
 		die_errno(EXIT_SETUP, "%s", root);
-	close(fd);
+	return fd;
 }
 
 static void set_pid_max(long value)
@@ -187,14 +425,28 @@ static void set_pid_max(long value)
 void setup_root(const struct config *cfg, int console_sock)
 {
 	size_t i;
+	int root;
 
+	config = cfg;
 	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
 		die_errno(EXIT_SETUP, "make / private");
-	bind_root_onto_itself(cfg->root);
+	clone_host_sources();
+	root = bind_root_onto_itself(cfg->root);
+	root_fd = root;
 
-	for (i = 0; i < sizeof(api_mounts) / sizeof(api_mounts[0]); i++)
-		mount_api(&api_mounts[i]);
-	console_setup_child(cfg, console_sock);
+	for (i = 0; i < sizeof(api_mounts) / sizeof(api_mounts[0]); i++) {
+		int target = open_in_root(root, api_mounts[i].target);
+
+		if (target < 0)
+			continue;
+		api_mounts[i].mount(target);
+		close(target);
+	}
+	if (host_sys >= 0)
+		close(host_sys);
+	for (i = 0; i < sizeof(dev_nodes) / sizeof(dev_nodes[0]); i++)
+		if (dev_node_fd[i] >= 0)
+			close(dev_node_fd[i]);
 
 	/*
 	 * pivot_root(".", ".") stacks the old root on top of the new one;
@@ -206,6 +458,12 @@ void setup_root(const struct config *cfg, int console_sock)
 		die_errno(EXIT_SETUP, "detach the old root");
 	if (chdir("/") < 0)
 		die_errno(EXIT_SETUP, "chdir /");
+	close(root);
+	/*
+	 * The console's files are looked up by path, so only now, when no
+	 * path leads out of the container any more.
+	 */
+	console_setup_child(cfg, console_sock);
 	/* The sysctl acts on the writer's pid namespace: ours. */
 	if (cfg->pid_max)
 		set_pid_max(cfg->pid_max);

@@ -41,7 +41,8 @@ static void usage(FILE *out, int status)
 		"      --console=MODE       interactive (a pty of the container; the default\n"
 		"                           when stdin is a terminal) or pipe (stdio passed\n"
 		"                           through, a terminal replaced by a relayed pipe)\n"
-		"      --hostname=NAME      give the container its own UTS namespace and NAME\n"
+		"      --hostname=NAME      the container's hostname (default: ROOT's\n"
+		"                           /etc/hostname, else ROOT's basename)\n"
 		"      --pid-max=N          the pspace's own pid_max\n"
 		"      --kill-signal=SIG    the signal that asks the leader to stop\n"
 		"                           (default SIGRTMIN+3 for an init, else SIGTERM)\n"
@@ -49,6 +50,9 @@ static void usage(FILE *out, int status)
 		"      --cap-add=CAPS       keep these capabilities (comma-separated, or all)\n"
 		"      --cap-drop=CAPS      drop these capabilities (comma-separated, or all)\n"
 		"      --no-new-privs       set no_new_privs for the container\n"
+		"      --seccomp=on|off     the default seccomp filter (on) or none\n"
+		"      --keep-fd=N          pass the caller's file descriptor N to COMMAND\n"
+		"                           (others above 2 are closed; repeatable)\n"
 		"  -q, --quiet              print nothing but errors\n"
 		"  -v, --verbose            say what is being set up\n"
 		"  -h, --help               display this help and exit\n"
@@ -131,10 +135,34 @@ static bool looks_like_init(const char *path)
 	return !strcmp(base, "init") || !strcmp(base, "systemd");
 }
 
+/* The test fixture's switches (pspace-run.h); nothing in pspace-run itself. */
+static void parse_test_off(struct config *cfg)
+{
+#ifdef PSPACE_TEST_FIXTURE
+	static const char *const names[] = {
+		"inroot", "sysro", "procmask", "fds", "ns", "capsets", "join", "init",
+		"devices",
+	};
+	const char *off = getenv("PSPACE_TEST_OFF");
+	size_t i;
+
+	for (i = 0; off && i < sizeof(names) / sizeof(names[0]); i++) {
+		const char *p = strstr(off, names[i]);
+
+		if (p && (p == off || p[-1] == ',') && (!p[strlen(names[i])] ||
+							 p[strlen(names[i])] == ','))
+			cfg->test_off |= 1U << i;
+	}
+#else
+	(void)cfg;
+#endif
+}
+
 void parse_options(struct config *cfg, int argc, char **argv)
 {
 	enum { OPT_AS_PID2 = 254, OPT_CONSOLE = 255, OPT_HOSTNAME = 256, OPT_PID_MAX, OPT_KILL_SIGNAL, OPT_STOP_TIMEOUT,
-	       OPT_CAP_ADD, OPT_CAP_DROP, OPT_NO_NEW_PRIVS };
+	       OPT_CAP_ADD, OPT_CAP_DROP, OPT_NO_NEW_PRIVS,
+	       OPT_SECCOMP = 320, OPT_KEEP_FD };
 	static const struct option longopts[] = {
 		{ "join", required_argument, NULL, 'j' },
 		{ "list", no_argument, NULL, 'l' },
@@ -148,6 +176,8 @@ void parse_options(struct config *cfg, int argc, char **argv)
 		{ "cap-add", required_argument, NULL, OPT_CAP_ADD },
 		{ "cap-drop", required_argument, NULL, OPT_CAP_DROP },
 		{ "no-new-privs", no_argument, NULL, OPT_NO_NEW_PRIVS },
+		{ "seccomp", required_argument, NULL, OPT_SECCOMP },
+		{ "keep-fd", required_argument, NULL, OPT_KEEP_FD },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -159,6 +189,8 @@ void parse_options(struct config *cfg, int argc, char **argv)
 
 	cfg->stop_timeout = DEFAULT_STOP_TIMEOUT;
 	cfg->cap_drop = default_cap_drop();
+	cfg->seccomp = true;
+	parse_test_off(cfg);
 
 	while ((c = getopt_long(argc, argv, "+j:lE:qvhV", longopts, NULL)) != -1) {
 		switch (c) {
@@ -212,6 +244,19 @@ void parse_options(struct config *cfg, int argc, char **argv)
 			break;
 		case OPT_NO_NEW_PRIVS:
 			cfg->no_new_privs = true;
+			break;
+		case OPT_SECCOMP:
+			if (!strcmp(optarg, "on"))
+				cfg->seccomp = true;
+			else if (!strcmp(optarg, "off"))
+				cfg->seccomp = false;
+			else
+				bad_usage("--seccomp: '%s' is neither on nor off", optarg);
+			break;
+		case OPT_KEEP_FD:
+			if (cfg->nkeep_fd == MAX_KEEP_FD)
+				bad_usage("--keep-fd: more than %s descriptors", "16");
+			cfg->keep_fd[cfg->nkeep_fd++] = parse_number("keep-fd", optarg, 3, INT_MAX);
 			break;
 		case 'q':
 			cfg->quiet = true;

@@ -22,6 +22,31 @@
 #define EXIT_NOT_FOUND	127	/* COMMAND not found */
 
 #define MAX_SETENV	64
+#define MAX_KEEP_FD	16
+
+/*
+ * The test fixture (make fixture: pspace-run-fixture, never installed)
+ * is built with PSPACE_TEST_FIXTURE and switches single protections off
+ * as PSPACE_TEST_OFF=inroot,sysro,... asks, so that the attack suite can
+ * show each attack succeeding without its protection.  In pspace-run
+ * itself TEST_OFF() is constant 0 and the code it guards is dead.
+ */
+enum test_off {
+	OFF_INROOT = 1 << 0,	/* mount targets resolved without RESOLVE_IN_ROOT */
+	OFF_SYSRO = 1 << 1,	/* /sys read-only at the top only */
+	OFF_PROCMASK = 1 << 2,	/* /proc not masked */
+	OFF_FDS = 1 << 3,	/* caller's fds not closed */
+	OFF_NS = 1 << 4,	/* no UTS/IPC namespace */
+	OFF_CAPSETS = 1 << 5,	/* only the bounding set follows --cap-* */
+	OFF_JOIN = 1 << 6,	/* --join takes the caller's privileges */
+	OFF_INIT = 1 << 7,	/* the --as-pid2 init as in 0.1: privileged, one pgrp */
+	OFF_DEVICES = 1 << 8,	/* no device policy on the cgroup */
+};
+#ifdef PSPACE_TEST_FIXTURE
+#define TEST_OFF(cfg, bit) ((cfg)->test_off & (bit))
+#else
+#define TEST_OFF(cfg, bit) 0
+#endif
 
 enum console_mode { CONSOLE_AUTO, CONSOLE_INTERACTIVE, CONSOLE_PIPE };
 
@@ -30,7 +55,7 @@ struct config {
 	char **argv;		/* COMMAND and its arguments */
 	bool quiet;
 	int verbose;
-	const char *hostname;	/* --hostname: a UTS namespace of its own */
+	const char *hostname;	/* --hostname, ROOT's /etc/hostname or basename */
 	const char *setenv[MAX_SETENV];	/* -E NAME=VALUE, in order */
 	int nsetenv;
 	long pid_max;		/* --pid-max, 0: the kernel's default */
@@ -43,6 +68,10 @@ struct config {
 	enum console_mode console;	/* --console */
 	pid_t join;		/* --join WID */
 	bool list;		/* --list */
+	bool seccomp;		/* the default seccomp filter (--seccomp=off) */
+	int keep_fd[MAX_KEEP_FD];	/* --keep-fd N, passed to COMMAND */
+	int nkeep_fd;
+	unsigned int test_off;	/* fixture only: enum test_off */
 };
 
 /* options.c */
@@ -52,7 +81,13 @@ int stop_signal(const struct config *cfg);
 /* caps.c */
 uint64_t default_cap_drop(void);
 int parse_cap_list(const char *list, uint64_t *mask);
-void drop_capabilities(const struct config *cfg);
+void lock_down(const struct config *cfg, bool keep_no_caps);
+
+/* seccomp.c */
+void install_seccomp(const struct config *cfg);
+
+/* devices.c */
+void restrict_devices(const struct config *cfg);
 
 /* util.c */
 extern const char *progname;
@@ -67,6 +102,7 @@ void notice(const struct config *cfg, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 /* pspace.c */
+void pick_hostname(struct config *cfg);
 pid_t spawn_pspace(const struct config *cfg, int *pidfd, int *console);
 
 /* mounts.c */
@@ -91,7 +127,10 @@ void console_finish(void);
 void console_done(void);
 
 /* exec.c */
+void set_environment(const struct config *cfg);
+void close_caller_fds(const struct config *cfg);
 void exec_command(const struct config *cfg) __attribute__((noreturn));
+void exec_locked(const struct config *cfg) __attribute__((noreturn));
 
 /* verbs.c */
 int join_container(const struct config *cfg);

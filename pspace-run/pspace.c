@@ -1,18 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Creating the pspace: clone3(CLONE_NPSPACE | CLONE_NEWNS | CLONE_PIDFD).
+ * Creating the pspace: clone3(CLONE_NPSPACE | CLONE_NEWNS | CLONE_NEWUTS |
+ * CLONE_NEWIPC | CLONE_PIDFD): a container never shares the host's
+ * hostname or its SysV/POSIX IPC.
  * The child comes back from here as pid 1 of the new pspace and never
  * returns to the caller; the parent gets the leader's wid and a pidfd.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/openat2.h>
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -52,6 +58,81 @@ static void die_with_parent(int alive_fd)
 	close(alive_fd);
 }
 
+/* RFC 1123 labels: letters, digits, '-' and '.', 1 to 64 characters. */
+static bool valid_hostname(const char *name)
+{
+	size_t n = strlen(name);
+
+	if (n == 0 || n > 64 || name[0] == '-' || name[0] == '.')
+		return false;
+	for (; *name; name++)
+		if (!isalnum((unsigned char)*name) && *name != '-' && *name != '.')
+			return false;
+	return true;
+}
+
+/*
+ * ROOT's /etc/hostname, read as a hostile ROOT may have made it: looked
+ * up inside ROOT, and read only if it is a small regular file (a fifo
+ * would block, a device could do anything on open), reopened through
+ * its O_PATH fd.
+ */
+static char *read_root_hostname(const char *root, char *buf, size_t size)
+{
+	struct open_how how = {
+		.flags = O_PATH | O_CLOEXEC,
+		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
+	};
+	char proc[64];
+	struct stat st;
+	int dir, path, fd;
+	ssize_t n;
+
+	dir = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (dir < 0)
+		return NULL;
+	path = syscall(SYS_openat2, dir, "etc/hostname", &how, sizeof(how));
+	close(dir);
+	if (path < 0)
+		return NULL;
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", path);
+	fd = -1;
+	if (fstat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size < 256)
+		fd = open(proc, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	close(path);
+	if (fd < 0)
+		return NULL;
+	n = read(fd, buf, size - 1);
+	close(fd);
+	if (n <= 0)
+		return NULL;
+	buf[n] = '\0';
+	buf[strcspn(buf, " \t\r\n")] = '\0';
+	return buf;
+}
+
+/*
+ * The container's hostname, in its own UTS namespace: --hostname, else
+ * ROOT's /etc/hostname, else ROOT's basename; if none of them is a valid
+ * name, the name it started with (its own copy).
+ */
+void pick_hostname(struct config *cfg)
+{
+	static char buf[256];
+	const char *base;
+
+	if (cfg->hostname)
+		return;
+	if (read_root_hostname(cfg->root, buf, sizeof(buf)) && valid_hostname(buf)) {
+		cfg->hostname = buf;
+		return;
+	}
+	base = strrchr(cfg->root, '/');
+	base = base ? base + 1 : cfg->root;
+	if (valid_hostname(base))
+		cfg->hostname = base;
+}
+
 pid_t spawn_pspace(const struct config *cfg, int *pidfd, int *console)
 {
 	struct clone_args_v2 args;
@@ -66,8 +147,8 @@ pid_t spawn_pspace(const struct config *cfg, int *pidfd, int *console)
 
 	memset(&args, 0, sizeof(args));
 	args.flags = CLONE_NPSPACE | CLONE_NEWNS | CLONE_PIDFD;
-	if (cfg->hostname)
-		args.flags |= CLONE_NEWUTS;
+	if (!TEST_OFF(cfg, OFF_NS))
+		args.flags |= CLONE_NEWUTS | CLONE_NEWIPC;
 	cgroup = cgroup_create(cfg, alive);
 	if (cgroup >= 0) {
 		args.flags |= CLONE_INTO_CGROUP | CLONE_NEWCGROUP;
@@ -89,8 +170,10 @@ pid_t spawn_pspace(const struct config *cfg, int *pidfd, int *console)
 		if (sock[0] >= 0)
 			close(sock[0]);
 		die_with_parent(alive[0]);
-		if (cfg->hostname && sethostname(cfg->hostname, strlen(cfg->hostname)) < 0)
-			die_errno(EXIT_SETUP, "--hostname %s", cfg->hostname);
+		if (cfg->hostname && !TEST_OFF(cfg, OFF_NS) &&
+		    sethostname(cfg->hostname, strlen(cfg->hostname)) < 0)
+			die_errno(EXIT_SETUP, "hostname %s", cfg->hostname);
+		restrict_devices(cfg);
 		setup_root(cfg, sock[1]);
 		if (cfg->as_pid2)
 			run_as_pid2(cfg);

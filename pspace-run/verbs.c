@@ -2,15 +2,24 @@
 /*
  * The other verbs: --join runs a command inside a running container,
  * --list shows the pspaces the caller can see.
+ *
+ * A joined process is bound as the container's own processes are, from
+ * its first instruction inside: it is cloned straight into the leader's
+ * cgroup (CLONE_INTO_CGROUP) and takes the leader's bounding set,
+ * no_new_privs and (rebuilt, the same default) seccomp filter, or
+ * stricter ones if asked; never the caller's.
  */
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <linux/openat2.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -61,38 +70,196 @@ static bool is_leader(const struct proc_info *pi)
 	return pi->levels > 1 && pi->innermost == 1;
 }
 
+#ifndef CLONE_INTO_CGROUP
+#define CLONE_INTO_CGROUP 0x200000000ULL
+#endif
+#define CGROUP2_SUPER_MAGIC 0x63677270
+
+/* What the leader runs with, from /proc/WID/status. */
+struct leader_privs {
+	uint64_t cap_bnd;
+	bool no_new_privs;
+	bool seccomp;
+};
+
+static void read_leader_privs(pid_t pid, struct leader_privs *lp)
+{
+	char name[64], line[256];
+	int seen = 0;
+	FILE *f;
+
+	snprintf(name, sizeof(name), "/proc/%d/status", pid);
+	f = fopen(name, "re");
+	if (!f)
+		die_errno(EXIT_SETUP, "--join %d", (int)pid);
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, "CapBnd:", 7)) {
+			lp->cap_bnd = strtoull(line + 7, NULL, 16);
+			seen |= 1;
+		} else if (!strncmp(line, "NoNewPrivs:", 11)) {
+			lp->no_new_privs = strtol(line + 11, NULL, 10) != 0;
+			seen |= 2;
+		} else if (!strncmp(line, "Seccomp:", 8)) {
+			lp->seccomp = strtol(line + 8, NULL, 10) != 0;
+			seen |= 4;
+		}
+	}
+	fclose(f);
+	if (seen != 7)
+		die(EXIT_SETUP, "--join %d: cannot read its capabilities, no_new_privs and seccomp mode",
+		    (int)pid);
+}
+
+/*
+ * The leader's cgroup, opened through the caller's cgroup2 mount: its
+ * path in /proc/WID/cgroup ("0::/pspace-123") is relative to the
+ * caller's cgroup namespace root, which is what /sys/fs/cgroup shows.
+ * -1 when there is no cgroup2 to join.
+ */
+static int open_leader_cgroup(pid_t pid)
+{
+	struct open_how how = {
+		.flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC,
+		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV |
+			   RESOLVE_NO_SYMLINKS,
+	};
+	char name[64], line[512];
+	struct statfs sfs;
+	int root, fd = -1;
+	FILE *f;
+
+	if (statfs("/sys/fs/cgroup", &sfs) < 0 || sfs.f_type != CGROUP2_SUPER_MAGIC)
+		return -1;
+	snprintf(name, sizeof(name), "/proc/%d/cgroup", pid);
+	f = fopen(name, "re");
+	if (!f)
+		die_errno(EXIT_SETUP, "--join %d", (int)pid);
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "0::/", 4))
+			break;
+	fclose(f);
+	if (strncmp(line, "0::/", 4))
+		die(EXIT_SETUP, "--join %d: no cgroup2 path in %s", (int)pid, name);
+	line[strcspn(line, "\n")] = '\0';
+	root = open("/sys/fs/cgroup", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (root >= 0)
+		fd = line[4] ? (int)syscall(SYS_openat2, root, line + 4, &how, sizeof(how))
+			     : (int)syscall(SYS_openat2, root, ".", &how, sizeof(how));
+	if (fd < 0)
+		die_errno(EXIT_SETUP, "--join %d: its cgroup %s", (int)pid, line + 3);
+	close(root);
+	return fd;
+}
+
+static pid_t clone_into(int cgroup)
+{
+	struct {
+		uint64_t flags, pidfd, child_tid, parent_tid, exit_signal, stack, stack_size,
+			 tls, set_tid, set_tid_size, cgroup;
+	} args = { .exit_signal = SIGCHLD };
+
+	if (cgroup < 0)
+		return fork();
+	args.flags = CLONE_INTO_CGROUP;
+	args.cgroup = cgroup;
+	return syscall(SYS_clone3, &args, sizeof(args));
+}
+
+static int wait_for(pid_t child)
+{
+	int status;
+
+	/* A joined command is no init: it gets the terminal's signals itself. */
+	signal(SIGINT, SIG_IGN);
+	signal(SIGQUIT, SIG_IGN);
+	if (waitpid(child, &status, 0) < 0)
+		die_errno(EXIT_SETUP, "waitpid");
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	return 128 + WTERMSIG(status);
+}
+
+/*
+ * In a child already in the leader's cgroup (CLONE_INTO_CGROUP; the
+ * kernel refuses that from outside the cgroup namespace, so the
+ * namespaces come after), not yet in the pspace: enter the namespaces,
+ * drop to the container's privileges, close the caller's fds, clear the
+ * environment, and only then fork the process that appears inside.
+ * Nothing of the caller's, and no privilege the container lacks, is
+ * ever in the pspace for the container to ptrace or read through /proc.
+ */
+static void join_and_run(const struct config *joined, int pidfd)
+{
+	pid_t command;
+
+	if (setns(pidfd, CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWIPC |
+		  CLONE_NEWCGROUP) < 0)
+		die_errno(EXIT_SETUP, "--join %d: setns", (int)joined->join);
+	close(pidfd);
+	if (chdir("/") < 0)
+		die_errno(EXIT_SETUP, "chdir /");
+	console_setup_child(joined, -1);
+	set_environment(joined);
+	close_caller_fds(joined);
+	lock_down(joined, false);
+	command = fork();
+	if (command < 0)
+		die_errno(EXIT_SETUP, "fork");
+	if (command == 0)
+		exec_locked(joined);
+	_exit(wait_for(command));
+}
+
 static int watch_joined(const struct config *cfg, pid_t child);
 
 int join_container(const struct config *cfg)
 {
+	struct config joined = *cfg;
+	struct leader_privs lp = { 0 };
 	struct proc_info pi;
-	int pidfd;
+	int pidfd, cgroup = -1;
 	pid_t child;
 
 	if (!read_proc_info(cfg->join, &pi))
 		die(EXIT_SETUP, "--join %d: no such process", (int)cfg->join);
 	if (!is_leader(&pi))
 		die(EXIT_SETUP, "--join %d: not the leader of a pspace", (int)cfg->join);
-	/* The caller's terminal, reopened while our /proc still shows us. */
-	console_prepare(cfg);
 	pidfd = syscall(SYS_pidfd_open, cfg->join, 0);
 	if (pidfd < 0)
 		die_errno(EXIT_SETUP, "--join %d", (int)cfg->join);
-	/* All at once; the mount namespace brings the container's root. */
-	if (setns(pidfd, CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWIPC |
-		  CLONE_NEWCGROUP) < 0)
-		die_errno(EXIT_SETUP, "--join %d: setns", (int)cfg->join);
-	close(pidfd);
-
-	child = fork();
-	if (child < 0)
-		die_errno(EXIT_SETUP, "fork");
-	if (child == 0) {
-		if (chdir("/") < 0)
-			die_errno(EXIT_SETUP, "chdir /");
-		console_setup_child(cfg, -1);
-		exec_command(cfg);
+	if (!TEST_OFF(cfg, OFF_JOIN)) {
+		/* The same or stricter: what the leader has, less what is asked. */
+		read_leader_privs(cfg->join, &lp);
+		joined.cap_drop |= ~lp.cap_bnd;
+		joined.no_new_privs |= lp.no_new_privs;
+		joined.seccomp = lp.seccomp;
+		cgroup = open_leader_cgroup(cfg->join);
 	}
+	if (TEST_OFF(cfg, OFF_JOIN)) {
+		/* The fixture: visible inside with the caller's privileges. */
+		if (setns(pidfd, CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWIPC |
+			  CLONE_NEWCGROUP) < 0)
+			die_errno(EXIT_SETUP, "--join %d: setns", (int)cfg->join);
+		child = fork();
+		if (child == 0) {
+			if (chdir("/") < 0)
+				die_errno(EXIT_SETUP, "chdir /");
+			exec_command(cfg);
+		}
+	} else {
+		/* The caller's terminal, reopened while our /proc still shows us. */
+		console_prepare(cfg);
+		child = clone_into(cgroup);
+		if (child == 0)
+			join_and_run(&joined, pidfd);
+	}
+	if (child < 0)
+		die_errno(EXIT_SETUP, "--join %d: clone into its cgroup", (int)cfg->join);
+	close(pidfd);
+	if (cgroup >= 0)
+		close(cgroup);
+	if (TEST_OFF(cfg, OFF_JOIN))
+		return wait_for(child);
 	return watch_joined(cfg, child);
 }
 

@@ -39,6 +39,8 @@ for s in "$TOP"/tests/guest/suites/*; do
 	[ -f "$s" ] && install -m 0755 "$s" "$lib/suites/"
 done
 cp -a "$BUILD/guest-bin/." "$lib/bin/"
+# The attack suite's fixture: pspace-run with switchable protections.
+install -m 0755 "$BUILD/pspace-run-fixture" "$lib/bin/"
 # The security probe runs inside containers of /srv/root.
 install -D -m 0755 "$BUILD/guest-bin/escape_probe" "$stage/srv/root/usr/local/lib/pspace-tests/escape_probe"
 cp -a "$BUILD/kselftest" "$lib/kselftest"
