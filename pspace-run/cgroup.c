@@ -1,11 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The container's delegated cgroup: when the host has cgroup2 at
- * /sys/fs/cgroup, a fresh child cgroup that the leader is cloned into
+ * /sys/fs/cgroup, a fresh cgroup that the leader is cloned into
  * (CLONE_INTO_CGROUP), seen through a cgroup namespace of its own and a
- * writable cgroup2 at /sys/fs/cgroup.  It is removed when the container
- * ends: by pspace-run, or, if pspace-run is killed, by a small janitor
- * process that outlives it.
+ * writable cgroup2 at /sys/fs/cgroup.
+ *
+ * Where: below pspace-run's own cgroup (/proc/self/cgroup), as OWN/pspace-PID,
+ * so that whatever limits a service manager put on the caller bind the
+ * container too.  pspace-run itself stays in OWN.  cgroup v2's
+ * no-internal-process rule lets a cgroup that holds processes have
+ * children, but not pass controllers down to them (except the root): so
+ * the container gets the controllers OWN already passes down
+ * (OWN/cgroup.subtree_control), and pspace-run never changes OWN's
+ * subtree_control or moves the caller's processes around.
+ *
+ * Removal: when the container ends, by pspace-run, or, if pspace-run is
+ * killed, by a small janitor process that outlives it; everything the
+ * container created inside goes too (dot-names included), deepest first,
+ * through directory fds (no path length limit, no path of the container
+ * followed).  A directory of the same name left by an earlier run is
+ * removed if empty, else another name is taken: it never fails a run.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -16,9 +30,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -26,8 +40,11 @@
 
 #define CGROUP_ROOT "/sys/fs/cgroup"
 #define CGROUP2_SUPER_MAGIC 0x63677270
+#define UNPOPULATED_WAIT_MS 30000
 
-static char cgroup_path[128];
+static int own_fd = -1;		/* pspace-run's own cgroup, the parent */
+static char name[64];		/* the container's cgroup, in own_fd */
+static ino_t ino;		/* its inode: the same name may be another cgroup later */
 static bool delegated;
 
 bool cgroup_is_delegated(void)
@@ -35,108 +52,276 @@ bool cgroup_is_delegated(void)
 	return delegated;
 }
 
-/* Remove @path and the cgroups below it, deepest first. */
-static void remove_tree(const char *path)
+static long long now_ms(void)
 {
-	char sub[PATH_MAX];
-	struct dirent *d;
-	DIR *dir = opendir(path);
+	struct timespec ts;
 
-	if (dir) {
-		while ((d = readdir(dir)))
-			if (d->d_type == DT_DIR && d->d_name[0] != '.') {
-				snprintf(sub, sizeof(sub), "%s/%s", path, d->d_name);
-				remove_tree(sub);
-			}
-		closedir(dir);
-	}
-	rmdir(path);
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
 }
 
-/* Wait (bounded) until nothing lives in @path any more. */
-static void wait_unpopulated(const char *path)
+/* Is anything alive in the cgroup @dir (cgroup.events says "populated 1")? */
+static bool populated(int dir, int wait_ms)
 {
-	struct timespec tick = { .tv_nsec = 50 * 1000 * 1000 };
-	char events[PATH_MAX], line[64];
-	int i;
+	long long deadline = now_ms() + wait_ms;
+	char buf[256];
+	bool busy = false;
+	int fd = openat(dir, "cgroup.events", O_RDONLY | O_CLOEXEC);
 
-	snprintf(events, sizeof(events), "%s/cgroup.events", path);
-	for (i = 0; i < 600; i++) {
-		FILE *f = fopen(events, "re");
-		bool populated = false;
+	if (fd < 0)
+		return false;
+	for (;;) {
+		ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
+		struct pollfd p = { .fd = fd, .events = POLLPRI };
+		long long left = deadline - now_ms();
 
-		if (!f)
-			return;
-		while (fgets(line, sizeof(line), f))
-			if (!strcmp(line, "populated 1\n"))
-				populated = true;
-		fclose(f);
-		if (!populated)
-			return;
-		nanosleep(&tick, NULL);
+		buf[n > 0 ? n : 0] = '\0';
+		busy = strstr(buf, "populated 1") != NULL;
+		if (!busy || left <= 0)
+			break;
+		/* kernfs wakes POLLPRI pollers when cgroup.events changes. */
+		poll(&p, 1, left < 100 ? left : 100);
 	}
+	close(fd);
+	return busy;
+}
+
+/*
+ * rmdir of @dir/@top and every cgroup below it, deepest first.  The walk
+ * holds one directory fd at a time, going down by name and back up by
+ * "..", so a deep tree made inside costs neither stack nor fds.
+ */
+static int remove_tree(int dir, const char *top)
+{
+	char **names = NULL;
+	size_t depth = 0, cap = 0;
+	int cur = openat(dir, top, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	int ret;
+
+	if (cur < 0)
+		return errno == ENOENT ? 0 : -1;
+	for (;;) {
+		int again = dup(cur);
+		DIR *d;
+		struct dirent *e;
+		char *sub = NULL;
+
+		/* From the start each time: the dup shares the file offset. */
+		lseek(again, 0, SEEK_SET);
+		d = again >= 0 ? fdopendir(again) : NULL;
+
+		while (d && (e = readdir(d)))
+			if (e->d_type == DT_DIR && strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+				sub = strdup(e->d_name);
+				break;
+			}
+		if (d)
+			closedir(d);
+		if (sub) {
+			int next = openat(cur, sub, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+			if (next < 0 || (depth == cap &&
+					 !(names = realloc(names, (cap = cap ? 2 * cap : 16) * sizeof(*names))))) {
+				free(sub);
+				if (next >= 0)
+					close(next);
+				break;
+			}
+			names[depth++] = sub;
+			close(cur);
+			cur = next;
+			continue;
+		}
+		if (!depth)
+			break;
+		/* A leaf: up one, and remove it. */
+		sub = names[--depth];
+		{
+			int up = openat(cur, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+			close(cur);
+			cur = up;
+		}
+		if (cur < 0 || unlinkat(cur, sub, AT_REMOVEDIR) < 0) {
+			free(sub);
+			break;
+		}
+		free(sub);
+	}
+	while (depth)
+		free(names[--depth]);
+	free(names);
+	if (cur >= 0)
+		close(cur);
+	ret = unlinkat(dir, top, AT_REMOVEDIR);
+	return ret;
+}
+
+/* Remove the container's cgroup, if @name in own_fd is still the one we made. */
+static void remove_ours(void)
+{
+	struct stat st;
+	int fd = openat(own_fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+	if (fd < 0)
+		return;
+	if (fstat(fd, &st) < 0 || st.st_ino != ino) {
+		close(fd);
+		return;
+	}
+	populated(fd, UNPOPULATED_WAIT_MS);
+	close(fd);
+	remove_tree(own_fd, name);
+}
+
+/* Close every fd from 3 up but @a and @b. */
+static void close_all_but(int a, int b)
+{
+	int lo = a < b ? a : b, hi = a < b ? b : a;
+
+	if (lo > 3)
+		syscall(SYS_close_range, 3, lo - 1, 0);
+	if (hi > lo + 1)
+		syscall(SYS_close_range, lo + 1, hi - 1, 0);
+	syscall(SYS_close_range, hi + 1, ~0U, 0);
 }
 
 /*
  * The janitor: waits for pspace-run to go (EOF on @alive), then for the
  * cgroup to empty, removes it and exits.  A no-op when pspace-run already
- * did it.
+ * did it.  It holds nothing of pspace-run's but that pipe and the parent
+ * cgroup: not the console socket, not the relay pipes, not a terminal.
  */
 static void start_janitor(const int alive[2])
 {
 	pid_t pid = fork();
 	char c;
+	int fd;
 
 	if (pid < 0)
 		die_errno(EXIT_SETUP, "fork");
 	if (pid != 0)
 		return;
-	close(alive[1]);
+	close_all_but(alive[0], own_fd);
 	setsid();
 	signal(SIGINT, SIG_IGN);
 	signal(SIGTERM, SIG_IGN);
 	signal(SIGHUP, SIG_IGN);
-	for (int fd = 0; fd < 3; fd++) {
-		int null = open("/dev/null", O_RDWR);
+	for (fd = 0; fd < 3; fd++) {
+		int null = open("/dev/null", O_RDWR | O_CLOEXEC);
 
 		if (null >= 0 && null != fd) {
 			dup2(null, fd);
 			close(null);
 		}
 	}
-	while (read(alive[0], &c, 1) > 0)
-		;
-	wait_unpopulated(cgroup_path);
-	remove_tree(cgroup_path);
+	for (;;) {
+		ssize_t n = read(alive[0], &c, 1);
+
+		if (n == 0 || (n < 0 && errno != EINTR))
+			break;
+	}
+	remove_ours();
 	_exit(0);
+}
+
+/*
+ * pspace-run's own cgroup ("0::/path" in /proc/self/cgroup, relative to
+ * our cgroup namespace, which is also what our /sys/fs/cgroup shows), as
+ * a directory fd; -1 where it cannot be told.
+ */
+static int open_own_cgroup(const struct config *cfg)
+{
+	char line[PATH_MAX], path[PATH_MAX + sizeof(CGROUP_ROOT)];
+	FILE *f = fopen("/proc/self/cgroup", "re");
+	bool found = false;
+	int fd;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "0::/", 4)) {
+			line[strcspn(line, "\n")] = '\0';
+			found = true;
+			break;
+		}
+	fclose(f);
+	/* Moved out of our cgroup namespace's root ("0::/../x"): not ours to use. */
+	if (!found || strstr(line + 3, "/..")) {
+		verbose(cfg, "no cgroup2 path for pspace-run itself: no delegated cgroup");
+		return -1;
+	}
+	snprintf(path, sizeof(path), CGROUP_ROOT "%s", strcmp(line + 3, "/") ? line + 3 : "");
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		verbose(cfg, "%s: %s: no delegated cgroup", path, strerror(errno));
+	return fd;
+}
+
+/* mkdir @name in own_fd; a stale one of an earlier run is removed first. */
+static int make(const char *dir)
+{
+	int fd;
+
+	if (mkdirat(own_fd, dir, 0755) == 0)
+		return 0;
+	if (errno != EEXIST)
+		return -1;
+	fd = openat(own_fd, dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd >= 0) {
+		bool busy = populated(fd, 0);
+
+		close(fd);
+		if (!busy && remove_tree(own_fd, dir) == 0 && mkdirat(own_fd, dir, 0755) == 0)
+			return 0;
+	}
+	errno = EEXIST;
+	return -1;
 }
 
 int cgroup_create(const struct config *cfg, const int alive[2])
 {
 	struct statfs sfs;
-	int fd;
+	struct stat st;
+	int fd, i;
 
 	if (statfs(CGROUP_ROOT, &sfs) < 0 || sfs.f_type != CGROUP2_SUPER_MAGIC)
 		return -1;	/* no cgroup2 here: nothing to delegate */
-	snprintf(cgroup_path, sizeof(cgroup_path), CGROUP_ROOT "/pspace-%d", (int)getpid());
-	if (mkdir(cgroup_path, 0755) < 0) {
-		if (errno == EROFS || errno == EACCES || errno == EPERM)
+	own_fd = open_own_cgroup(cfg);
+	if (own_fd < 0)
+		return -1;
+	for (i = 0; i < 100; i++) {
+		if (i == 0)
+			snprintf(name, sizeof(name), "pspace-%d", (int)getpid());
+		else
+			snprintf(name, sizeof(name), "pspace-%d.%d", (int)getpid(), i);
+		if (make(name) == 0)
+			break;
+		if (errno == EROFS || errno == EACCES || errno == EPERM) {
+			verbose(cfg, "cgroup %s: %s: no delegated cgroup", name, strerror(errno));
+			close(own_fd);
+			own_fd = -1;
 			return -1;	/* not ours to delegate from */
-		die_errno(EXIT_SETUP, "%s", cgroup_path);
+		}
+		if (errno != EEXIST)
+			die_errno(EXIT_SETUP, "cgroup %s", name);
+		verbose(cfg, "cgroup %s is in use: trying another name", name);
 	}
-	fd = open(cgroup_path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
-		die_errno(EXIT_SETUP, "%s", cgroup_path);
+	if (i == 100)
+		die(EXIT_SETUP, "cgroup pspace-%d: every name in use", (int)getpid());
+	fd = openat(own_fd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) < 0)
+		die_errno(EXIT_SETUP, "cgroup %s", name);
+	ino = st.st_ino;
 	start_janitor(alive);
 	delegated = true;
-	verbose(cfg, "cgroup %s", cgroup_path);
+	verbose(cfg, "cgroup %s, below pspace-run's own", name);
 	return fd;
 }
 
 void cgroup_remove(void)
 {
-	if (!cgroup_path[0])
+	if (!delegated)
 		return;
-	wait_unpopulated(cgroup_path);
-	remove_tree(cgroup_path);
+	remove_ours();
 }

@@ -60,6 +60,7 @@ int main(int argc, char **argv)
 		return join_container(&cfg);
 	check_root(&cfg);
 	pick_hostname(&cfg);
+	console_prepare(&cfg);
 	leader = spawn_pspace(&cfg, &pidfd, &console);
 	return supervise(&cfg, leader, pidfd, console);
 }

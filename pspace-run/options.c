@@ -38,8 +38,9 @@ static void usage(FILE *out, int status)
 		"Options:\n"
 		"  -E, --setenv=NAME=VALUE  set an environment variable in the container\n"
 		"      --as-pid2            run a minimal init as pid 1 and COMMAND as pid 2\n"
-		"      --console=MODE       interactive (a pty; the default on a terminal)\n"
-		"                           or pipe (stdio passed straight through)\n"
+		"      --console=MODE       interactive (a pty of the container; the default\n"
+		"                           when stdin is a terminal) or pipe (stdio passed\n"
+		"                           through, a terminal replaced by a relayed pipe)\n"
 		"      --hostname=NAME      the container's hostname (default: ROOT's\n"
 		"                           /etc/hostname, else ROOT's basename)\n"
 		"      --pid-max=N          the pspace's own pid_max\n"
@@ -279,16 +280,17 @@ void parse_options(struct config *cfg, int argc, char **argv)
 			bad_usage("--list takes no ROOT, COMMAND or --join%s", "");
 		return;
 	}
+	/* A pty whenever stdin is a terminal: no terminal of ours goes in. */
+	if (cfg->console == CONSOLE_AUTO)
+		cfg->console = isatty(0) ? CONSOLE_INTERACTIVE : CONSOLE_PIPE;
+	else if (cfg->console == CONSOLE_INTERACTIVE && !isatty(0))
+		bad_usage("--console=interactive needs a terminal on stdin%s", "");
 	if (cfg->join) {
 		cfg->argv = optind < argc ? &argv[optind] : default_join_argv;
 		return;
 	}
 	if (optind >= argc)
 		bad_usage("missing ROOT%s", "");
-	if (cfg->console == CONSOLE_AUTO)
-		cfg->console = isatty(0) && isatty(1) ? CONSOLE_INTERACTIVE : CONSOLE_PIPE;
-	else if (cfg->console == CONSOLE_INTERACTIVE && !(isatty(0) && isatty(1)))
-		bad_usage("--console=interactive needs a terminal on stdin and stdout%s", "");
 	cfg->root = argv[optind++];
 	cfg->argv = optind < argc ? &argv[optind] : default_argv;
 	cfg->boots_init = looks_like_init(cfg->argv[0]);

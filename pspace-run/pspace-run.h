@@ -98,6 +98,8 @@ void die_errno(int status, const char *fmt, ...)
 void warn_errno(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void verbose(const struct config *cfg, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+void notice(const struct config *cfg, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 /* pspace.c */
 void pick_hostname(struct config *cfg);
@@ -112,11 +114,16 @@ bool cgroup_is_delegated(void);
 void cgroup_remove(void);
 
 /* console.c */
+struct pollfd;
+void console_prepare(const struct config *cfg);
 void console_setup_child(const struct config *cfg, int sock);
 int console_setup_parent(const struct config *cfg, int sock);
-void console_resize(int master);
-bool console_pump(int master, int ms, bool *stdin_open);
-void console_drain(int master);
+void console_resize(void);
+void console_foreground(void);
+int console_poll_timeout(void);
+int console_poll_fds(struct pollfd *p, bool draining);
+void console_poll_done(const struct pollfd *p);
+void console_finish(void);
 void console_done(void);
 
 /* exec.c */
@@ -134,5 +141,7 @@ void run_as_pid2(const struct config *cfg) __attribute__((noreturn));
 
 /* supervise.c */
 int supervise(const struct config *cfg, pid_t leader, int pidfd, int console);
+void kill_pspace(const struct config *cfg, pid_t leader, int pidfd);
+void reset_signals(void);
 
 #endif

@@ -53,11 +53,24 @@ void warn_errno(const char *fmt, ...)
 	va_end(ap);
 }
 
+/* -v: what is being set up.  --quiet wins over -v. */
 void verbose(const struct config *cfg, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (!cfg->verbose)
+	if (!cfg->verbose || cfg->quiet)
+		return;
+	va_start(ap, fmt);
+	vreport(0, fmt, ap);
+	va_end(ap);
+}
+
+/* Not an error, but worth a line (a forced stop): silenced by --quiet. */
+void notice(const struct config *cfg, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (cfg->quiet)
 		return;
 	va_start(ap, fmt);
 	vreport(0, fmt, ap);

@@ -198,6 +198,7 @@ static void join_and_run(const struct config *joined, int pidfd)
 	close(pidfd);
 	if (chdir("/") < 0)
 		die_errno(EXIT_SETUP, "chdir /");
+	console_setup_child(joined, -1);
 	set_environment(joined);
 	close_caller_fds(joined);
 	lock_down(joined, false);
@@ -208,6 +209,8 @@ static void join_and_run(const struct config *joined, int pidfd)
 		exec_locked(joined);
 	_exit(wait_for(command));
 }
+
+static int watch_joined(const struct config *cfg, pid_t child);
 
 int join_container(const struct config *cfg)
 {
@@ -244,6 +247,8 @@ int join_container(const struct config *cfg)
 			exec_command(cfg);
 		}
 	} else {
+		/* The caller's terminal, reopened while our /proc still shows us. */
+		console_prepare(cfg);
 		child = clone_into(cgroup);
 		if (child == 0)
 			join_and_run(&joined, pidfd);
@@ -253,7 +258,23 @@ int join_container(const struct config *cfg)
 	close(pidfd);
 	if (cgroup >= 0)
 		close(cgroup);
-	return wait_for(child);
+	if (TEST_OFF(cfg, OFF_JOIN))
+		return wait_for(child);
+	return watch_joined(cfg, child);
+}
+
+/*
+ * The joined process has a session of its own and, when stdin is a
+ * terminal, a pty of the container's devpts (console_setup_child); here
+ * that pty is relayed and every signal passed on, in supervise()'s loop.
+ */
+static int watch_joined(const struct config *cfg, pid_t child)
+{
+	int pidfd = syscall(SYS_pidfd_open, child, 0);
+
+	if (pidfd < 0)
+		die_errno(EXIT_SETUP, "pidfd_open");
+	return supervise(cfg, child, pidfd, console_setup_parent(cfg, -1));
 }
 
 static int compare_path(const void *a, const void *b)
