@@ -89,8 +89,11 @@ static const unsigned int host_reboot[] = {
 	LINUX_REBOOT_CMD_SW_SUSPEND,
 };
 
-/* ioctls that type into a terminal: never, whatever the terminal. */
-static const unsigned long tty_injection[] = { TIOCSTI, TIOCLINUX };
+/*
+ * ioctls that type into a terminal, or take the whole machine's console
+ * output (TIOCCONS, one redirect for all): never, whatever the terminal.
+ */
+static const unsigned long tty_injection[] = { TIOCSTI, TIOCLINUX, TIOCCONS };
 
 static void check(int r, const char *what)
 {
