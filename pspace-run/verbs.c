@@ -19,9 +19,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
+#include <sys/ioctl.h>
+#include <sys/signalfd.h>
 #include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include "pspace-run.h"
@@ -180,17 +184,164 @@ static int wait_for(pid_t child)
 }
 
 /*
+ * A joined command never gets the caller's terminal: root inside could
+ * take it over through /proc/PID/fd/0 and keep it after the join, reading
+ * what is typed on the host next.  When any of 0, 1, 2 is a terminal the
+ * command gets a pty of the container's own devpts instead, and the
+ * process outside the pspace relays it to the caller's terminal in raw
+ * mode, as pspace-run's own console does: one poll loop, non-blocking,
+ * a buffer each way, window-size changes passed on.
+ */
+static bool caller_has_tty(void)
+{
+	return isatty(STDIN_FILENO) || isatty(STDOUT_FILENO) || isatty(STDERR_FILENO);
+}
+
+/* The container's /dev/ptmx (we are in its mount namespace): master, slave. */
+static void open_join_pty(const struct config *joined, int *master, int *slave)
+{
+	struct winsize ws;
+	int unlock = 0;
+
+	*master = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC);
+	if (*master < 0)
+		die_errno(EXIT_SETUP, "--join %d: /dev/ptmx", (int)joined->join);
+	if (ioctl(*master, TIOCSPTLCK, &unlock) < 0)
+		die_errno(EXIT_SETUP, "--join %d: unlock the pty", (int)joined->join);
+	/* The slave through the master, not by a path the container controls. */
+	*slave = ioctl(*master, TIOCGPTPEER, O_RDWR | O_NOCTTY | O_CLOEXEC);
+	if (*slave < 0)
+		die_errno(EXIT_SETUP, "--join %d: open the pty", (int)joined->join);
+	if (ioctl(STDIN_FILENO, TIOCGWINSZ, &ws) == 0)
+		ioctl(*master, TIOCSWINSZ, &ws);
+}
+
+struct buf {
+	char data[4096];
+	size_t len;
+};
+
+/* Read what fits from @from, write what is buffered to @to; false at EOF. */
+static bool fill(int from, struct buf *b)
+{
+	ssize_t n = read(from, b->data + b->len, sizeof(b->data) - b->len);
+
+	if (n > 0)
+		b->len += n;
+	return n > 0 || (n < 0 && (errno == EAGAIN || errno == EINTR));
+}
+
+static void flush_some(int to, struct buf *b)
+{
+	ssize_t n = write(to, b->data, b->len);
+
+	if (n > 0) {
+		memmove(b->data, b->data + n, b->len - n);
+		b->len -= n;
+	} else if (n < 0 && errno != EAGAIN && errno != EINTR) {
+		b->len = 0;	/* the reader is gone: drop it */
+	}
+}
+
+static int relay_join(pid_t command, int master)
+{
+	struct termios saved, raw;
+	bool raw_set = false, in_open = true, out_open = true;
+	struct buf in = { .len = 0 }, out = { .len = 0 };
+	int sfd, status = 0;
+	bool exited = false;
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGCHLD);
+	sigaddset(&set, SIGWINCH);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGQUIT);
+	sfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+	if (sfd < 0)
+		die_errno(EXIT_SETUP, "signalfd");
+	if (isatty(STDIN_FILENO) && tcgetattr(STDIN_FILENO, &saved) == 0) {
+		raw = saved;
+		cfmakeraw(&raw);
+		raw_set = tcsetattr(STDIN_FILENO, TCSANOW, &raw) == 0;
+	}
+	fcntl(master, F_SETFL, fcntl(master, F_GETFL) | O_NONBLOCK);
+
+	/* Until the command has exited and its output is drained. */
+	while (!exited || out_open) {
+		struct pollfd p[4] = {
+			{ .fd = sfd, .events = POLLIN },
+			{ .fd = in_open && in.len < sizeof(in.data) ? STDIN_FILENO : -1,
+			  .events = POLLIN },
+			{ .fd = out_open ? master : -1,
+			  .events = (out.len < sizeof(out.data) ? POLLIN : 0) | (in.len ? POLLOUT : 0) },
+			{ .fd = out.len ? STDOUT_FILENO : -1, .events = POLLOUT },
+		};
+		struct signalfd_siginfo si;
+
+		if (poll(p, 4, exited ? 100 : -1) < 0 && errno != EINTR)
+			break;
+		if (exited && !(p[2].revents & POLLIN) && !out.len)
+			break;	/* exited, nothing more to come */
+		while (read(sfd, &si, sizeof(si)) == sizeof(si)) {
+			struct winsize ws;
+
+			if (si.ssi_signo == SIGWINCH && ioctl(STDIN_FILENO, TIOCGWINSZ, &ws) == 0)
+				ioctl(master, TIOCSWINSZ, &ws);
+			else if (si.ssi_signo != SIGCHLD && si.ssi_signo != SIGWINCH)
+				kill(command, (int)si.ssi_signo);
+		}
+		if (!exited && waitpid(command, &status, WNOHANG) == command)
+			exited = true;
+		if (p[1].revents & (POLLIN | POLLHUP) && !fill(STDIN_FILENO, &in)) {
+			in_open = false;
+			in.data[in.len++] = 4;	/* the end of the input: ^D to the pty */
+		}
+		if (p[2].revents & POLLOUT)
+			flush_some(master, &in);
+		if (p[2].revents & POLLIN) {
+			if (!fill(master, &out))
+				out_open = false;
+		} else if (p[2].revents & (POLLHUP | POLLERR)) {
+			out_open = false;	/* EIO: the last slave is closed */
+		}
+		if (p[3].revents & (POLLOUT | POLLERR))
+			flush_some(STDOUT_FILENO, &out);
+	}
+	while (out.len) {
+		size_t before = out.len;
+
+		flush_some(STDOUT_FILENO, &out);
+		if (out.len == before)
+			break;
+	}
+	if (raw_set)
+		tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved);
+	if (!exited && waitpid(command, &status, 0) < 0)
+		die_errno(EXIT_SETUP, "waitpid");
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	return 128 + WTERMSIG(status);
+}
+
+/*
  * In a child already in the leader's cgroup (CLONE_INTO_CGROUP; the
  * kernel refuses that from outside the cgroup namespace, so the
  * namespaces come after), not yet in the pspace: enter the namespaces,
  * drop to the container's privileges, close the caller's fds, clear the
  * environment, and only then fork the process that appears inside.
  * Nothing of the caller's, and no privilege the container lacks, is
- * ever in the pspace for the container to ptrace or read through /proc.
+ * ever in the pspace for the container to ptrace or read through /proc;
+ * nor is the caller's terminal (a pty of the container's instead).
  */
 static void join_and_run(const struct config *joined, int pidfd)
 {
+	int master = -1, slave = -1;
+	bool tty = caller_has_tty();
 	pid_t command;
+	sigset_t set;
 
 	if (setns(pidfd, CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWIPC |
 		  CLONE_NEWCGROUP) < 0)
@@ -200,13 +351,37 @@ static void join_and_run(const struct config *joined, int pidfd)
 		die_errno(EXIT_SETUP, "chdir /");
 	set_environment(joined);
 	close_caller_fds(joined);
+	if (tty)
+		open_join_pty(joined, &master, &slave);
 	lock_down(joined, false);
+	sigemptyset(&set);
+	sigaddset(&set, SIGCHLD);
+	sigaddset(&set, SIGWINCH);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGQUIT);
+	if (tty)
+		sigprocmask(SIG_BLOCK, &set, NULL);
 	command = fork();
 	if (command < 0)
 		die_errno(EXIT_SETUP, "fork");
-	if (command == 0)
+	if (command == 0) {
+		if (tty) {
+			sigprocmask(SIG_UNBLOCK, &set, NULL);
+			signal(SIGINT, SIG_DFL);
+			signal(SIGQUIT, SIG_DFL);
+			if (setsid() < 0 || ioctl(slave, TIOCSCTTY, 0) < 0 ||
+			    dup2(slave, STDIN_FILENO) < 0 || dup2(slave, STDOUT_FILENO) < 0 ||
+			    dup2(slave, STDERR_FILENO) < 0)
+				die_errno(EXIT_SETUP, "--join %d: the pty", (int)joined->join);
+		}
 		exec_locked(joined);
-	_exit(wait_for(command));
+	}
+	if (!tty)
+		_exit(wait_for(command));
+	close(slave);
+	_exit(relay_join(command, master));
 }
 
 int join_container(const struct config *cfg)
@@ -214,7 +389,9 @@ int join_container(const struct config *cfg)
 	struct config joined = *cfg;
 	struct leader_privs lp = { 0 };
 	struct proc_info pi;
-	int pidfd, cgroup = -1;
+	int pidfd, cgroup = -1, status;
+	struct termios saved;
+	bool saved_valid = isatty(STDIN_FILENO) && tcgetattr(STDIN_FILENO, &saved) == 0;
 	pid_t child;
 
 	if (!read_proc_info(cfg->join, &pi))
@@ -253,7 +430,11 @@ int join_container(const struct config *cfg)
 	close(pidfd);
 	if (cgroup >= 0)
 		close(cgroup);
-	return wait_for(child);
+	status = wait_for(child);
+	/* The relay may have been killed with the container's cgroup. */
+	if (saved_valid)
+		tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved);
+	return status;
 }
 
 static int compare_path(const void *a, const void *b)
