@@ -138,6 +138,7 @@ static int open_leader_cgroup(pid_t pid)
 	f = fopen(name, "re");
 	if (!f)
 		die_errno(EXIT_SETUP, "--join %d", (int)pid);
+	line[0] = '\0';
 	while (fgets(line, sizeof(line), f))
 		if (!strncmp(line, "0::/", 4))
 			break;
