@@ -187,8 +187,9 @@ static int wait_for(pid_t child)
 /*
  * A joined command never gets the caller's terminal: root inside could
  * take it over through /proc/PID/fd/0 and keep it after the join, reading
- * what is typed on the host next.  When any of 0, 1, 2 is a terminal the
- * command gets a pty of the container's own devpts instead, and the
+ * what is typed on the host next.  Each of 0, 1, 2 that is a terminal
+ * becomes a pty of the container's own devpts instead (pipes and files
+ * pass as they are, so "--join W cmd | grep" reads cmd's bytes), and the
  * process outside the pspace relays it to the caller's terminal in raw
  * mode, as pspace-run's own console does: one poll loop, non-blocking,
  * a buffer each way, window-size changes passed on.
@@ -246,8 +247,11 @@ static void flush_some(int to, struct buf *b)
 
 static int relay_join(pid_t command, int master)
 {
+	/* The pty's output goes to the caller's terminal, whichever fd it is. */
+	int to = isatty(STDOUT_FILENO) ? STDOUT_FILENO : isatty(STDERR_FILENO) ? STDERR_FILENO
+									       : STDIN_FILENO;
 	struct termios saved, raw;
-	bool raw_set = false, in_open = true, out_open = true;
+	bool raw_set = false, in_open = isatty(STDIN_FILENO), out_open = true;
 	struct buf in = { .len = 0 }, out = { .len = 0 };
 	int sfd, status = 0;
 	bool exited = false;
@@ -278,7 +282,7 @@ static int relay_join(pid_t command, int master)
 			  .events = POLLIN },
 			{ .fd = out_open ? master : -1,
 			  .events = (out.len < sizeof(out.data) ? POLLIN : 0) | (in.len ? POLLOUT : 0) },
-			{ .fd = out.len ? STDOUT_FILENO : -1, .events = POLLOUT },
+			{ .fd = out.len ? to : -1, .events = POLLOUT },
 		};
 		struct signalfd_siginfo si;
 
@@ -309,12 +313,12 @@ static int relay_join(pid_t command, int master)
 			out_open = false;	/* EIO: the last slave is closed */
 		}
 		if (p[3].revents & (POLLOUT | POLLERR))
-			flush_some(STDOUT_FILENO, &out);
+			flush_some(to, &out);
 	}
 	while (out.len) {
 		size_t before = out.len;
 
-		flush_some(STDOUT_FILENO, &out);
+		flush_some(to, &out);
 		if (out.len == before)
 			break;
 	}
@@ -372,10 +376,14 @@ static void join_and_run(const struct config *joined, int pidfd)
 			sigprocmask(SIG_UNBLOCK, &set, NULL);
 			signal(SIGINT, SIG_DFL);
 			signal(SIGQUIT, SIG_DFL);
-			if (setsid() < 0 || ioctl(slave, TIOCSCTTY, 0) < 0 ||
-			    dup2(slave, STDIN_FILENO) < 0 || dup2(slave, STDOUT_FILENO) < 0 ||
-			    dup2(slave, STDERR_FILENO) < 0)
+			int fd;
+
+			/* Each terminal of the caller's becomes the pty; pipes and files stay. */
+			if (setsid() < 0 || ioctl(slave, TIOCSCTTY, 0) < 0)
 				die_errno(EXIT_SETUP, "--join %d: the pty", (int)joined->join);
+			for (fd = STDIN_FILENO; fd <= STDERR_FILENO; fd++)
+				if (isatty(fd) && dup2(slave, fd) < 0)
+					die_errno(EXIT_SETUP, "--join %d: the pty", (int)joined->join);
 		}
 		exec_locked(joined);
 	}
