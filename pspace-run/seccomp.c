@@ -89,8 +89,11 @@ static const unsigned int host_reboot[] = {
 	LINUX_REBOOT_CMD_SW_SUSPEND,
 };
 
-/* ioctls that type into a terminal: never, whatever the terminal. */
-static const unsigned long tty_injection[] = { TIOCSTI, TIOCLINUX };
+/*
+ * ioctls that type into a terminal, or take the whole machine's console
+ * output (TIOCCONS, one redirect for all): never, whatever the terminal.
+ */
+static const unsigned long tty_injection[] = { TIOCSTI, TIOCLINUX, TIOCCONS };
 
 static void check(int r, const char *what)
 {
@@ -135,11 +138,17 @@ void install_seccomp(const struct config *cfg)
 			continue;	/* no such call on any of our ABIs */
 		check(seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), nr, 0), denied[i].name);
 	}
-	/* With CAP_SYS_BOOT kept, reboot(2) halts or restarts the pspace only. */
+	/*
+	 * With CAP_SYS_BOOT kept, reboot(2) halts or restarts the pspace
+	 * only.  The kernel takes cmd (and an ioctl's request) as a 32-bit
+	 * int and ignores the upper half of the register, which an EQ of
+	 * libseccomp compares too: each rule compares the lower 32 bits.
+	 */
 	if (!(cfg->cap_drop & (1ULL << CAP_SYS_BOOT)))
 		for (i = 0; i < sizeof(host_reboot) / sizeof(host_reboot[0]); i++)
 			check(seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(reboot), 1,
-					       SCMP_A2(SCMP_CMP_EQ, host_reboot[i])), "reboot");
+					       SCMP_A2(SCMP_CMP_MASKED_EQ, 0xffffffffUL,
+						       host_reboot[i])), "reboot");
 	for (i = 0; i < sizeof(tty_injection) / sizeof(tty_injection[0]); i++)
 		check(seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(ioctl), 1,
 				       SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffUL, tty_injection[i])),

@@ -134,6 +134,7 @@ static int open_leader_cgroup(pid_t pid)
 	f = fopen(name, "re");
 	if (!f)
 		die_errno(EXIT_SETUP, "--join %d", (int)pid);
+	line[0] = '\0';
 	while (fgets(line, sizeof(line), f))
 		if (!strncmp(line, "0::/", 4))
 			break;
@@ -220,13 +221,20 @@ int join_container(const struct config *cfg)
 	int pidfd, cgroup = -1;
 	pid_t child;
 
+	/*
+	 * The pidfd first: what /proc/WID shows is the pidfd's process's
+	 * only if that process is still alive after it was read (a wid of
+	 * a leader that has exited may be a new process's by then).
+	 */
+	pidfd = syscall(SYS_pidfd_open, cfg->join, 0);
+	if (pidfd < 0 && errno == ESRCH)
+		die(EXIT_SETUP, "--join %d: no such process", (int)cfg->join);
+	if (pidfd < 0)
+		die_errno(EXIT_SETUP, "--join %d", (int)cfg->join);
 	if (!read_proc_info(cfg->join, &pi))
 		die(EXIT_SETUP, "--join %d: no such process", (int)cfg->join);
 	if (!is_leader(&pi))
 		die(EXIT_SETUP, "--join %d: not the leader of a pspace", (int)cfg->join);
-	pidfd = syscall(SYS_pidfd_open, cfg->join, 0);
-	if (pidfd < 0)
-		die_errno(EXIT_SETUP, "--join %d", (int)cfg->join);
 	if (!TEST_OFF(cfg, OFF_JOIN)) {
 		/* The same or stricter: what the leader has, less what is asked. */
 		read_leader_privs(cfg->join, &lp);
@@ -235,6 +243,8 @@ int join_container(const struct config *cfg)
 		joined.seccomp = lp.seccomp;
 		cgroup = open_leader_cgroup(cfg->join);
 	}
+	if (syscall(SYS_pidfd_send_signal, pidfd, 0, NULL, 0) < 0)
+		die(EXIT_SETUP, "--join %d: the leader exited while being joined", (int)cfg->join);
 	if (TEST_OFF(cfg, OFF_JOIN)) {
 		/* The fixture: visible inside with the caller's privileges. */
 		if (setns(pidfd, CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWIPC |

