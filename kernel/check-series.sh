@@ -1,16 +1,12 @@
 #!/usr/bin/env bash
 # make check-series: every patch passes checkpatch --strict with nothing
 # reported, and the kernel builds after each patch in turn (bisectable).
-# Builds in a worktree of build/linux so the working tree is left alone:
-# build/series/linux, built in build/series/linux-obj, with ccache's base
-# directory at build/series so that its paths look to ccache exactly like
-# build/linux's do from build/ (a patch's build hits the cache for every
-# file its headers do not reach).
+# Builds in a worktree of build/linux so the working tree is left alone.
 set -eu
 . "$(dirname "$0")/../ci/lib.sh"
 
-wt=$BUILD/series/linux
-obj=$BUILD/series/linux-obj
+wt=$BUILD/linux-series
+obj=$BUILD/linux-series-obj
 fail=0
 
 cd "$KSRC"
@@ -26,11 +22,10 @@ for p in $(series_patches); do
 	fi
 done
 
-mkdir -p "$BUILD/series"
 [ -d "$wt" ] || git worktree add -q --detach "$wt" base
 mkdir -p "$obj"
 cp "$KOBJ/.config" "$obj/.config" 2>/dev/null || die "build the kernel once first ('make kernel')"
-export CCACHE_BASEDIR=$BUILD/series CCACHE_NOHASHDIR=1 CCACHE_COMPRESS=1
+export CCACHE_BASEDIR=$BUILD CCACHE_NOHASHDIR=1 CCACHE_COMPRESS=1
 export KBUILD_BUILD_TIMESTAMP="2026-01-01" KBUILD_BUILD_USER=pspace KBUILD_BUILD_HOST=pspace
 # FROM=N skips the builds of patches before N (they were checked earlier);
 # checkpatch still runs on every patch.
