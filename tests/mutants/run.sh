@@ -9,33 +9,35 @@
 #   tests/mutants/run.sh                  every mutant
 #   MUTANTS="2.2-* 5.3-*" tests/mutants/run.sh   some of them (globs)
 #
-# The mutants are applied in a git worktree of build/linux at its HEAD,
-# build/mutant/linux, built in build/mutant/linux-obj.  With ccache's base
-# directory at build/mutant, its paths look to ccache exactly like
-# build/linux's do from build/, so the first build hits the cache of
-# "make kernel" and each mutant recompiles one file and relinks.
+# Each mutant is applied to build/linux itself and built in its object
+# directory, build/linux-obj, with the same command as "make kernel": one
+# file recompiles and the kernel relinks.  (A worktree of its own would
+# start cold: the kernel passes its absolute source path to the compiler
+# in -fmacro-prefix-map, so ccache shares nothing between two trees.)
+# The mutated file is put back after each mutant and on any exit, and the
+# kernel is rebuilt unmutated at the end; build/bzImage is never touched.
+# The tree must have no uncommitted change to start with.
 # Logs and results: build/mutant/NAME/.
 set -eu
 . "$(dirname "$0")/../../ci/lib.sh"
 
 dir=$BUILD/mutant
-wt=$dir/linux
-obj=$dir/linux-obj
 
 [ -d "$KSRC/.git" ] || die "$KSRC: no kernel tree; run 'make kernel-tree'"
 [ -f "$KOBJ/.config" ] || die "build the kernel once first ('make kernel')"
 [ -f "$BUILD/rootfs.img" ] || die "$BUILD/rootfs.img: missing; run 'make rootfs'"
-
-head=$(git -C "$KSRC" rev-parse HEAD)
+[ -z "$(git -C "$KSRC" status --porcelain --untracked-files=no)" ] ||
+	die "$KSRC has uncommitted changes; commit them first"
 mkdir -p "$dir"
-[ -d "$wt/.git" ] || [ -f "$wt/.git" ] || git -C "$KSRC" worktree add -q --detach "$wt" "$head"
-git -C "$wt" reset -q --hard
-git -C "$wt" checkout -q --detach "$head"
-mkdir -p "$obj"
-cmp -s "$KOBJ/.config" "$obj/.config" || cp "$KOBJ/.config" "$obj/.config"
 
-export CCACHE_BASEDIR=$dir CCACHE_NOHASHDIR=1 CCACHE_COMPRESS=1
+export CCACHE_BASEDIR=$BUILD CCACHE_NOHASHDIR=1 CCACHE_COMPRESS=1
 export KBUILD_BUILD_TIMESTAMP="2026-01-01" KBUILD_BUILD_USER=pspace KBUILD_BUILD_HOST=pspace
+kmake() { # as kernel/build.sh does, so nothing but the mutated file rebuilds
+	make -C "$KSRC" O="$KOBJ" CC="ccache gcc" HOSTCC="ccache gcc" LOCALVERSION= \
+		-j"$(nproc)" -s bzImage
+}
+restore() { git -C "$KSRC" checkout -q -- .; }
+trap restore EXIT
 
 patches=()
 for pattern in ${MUTANTS:-*}; do
@@ -54,19 +56,18 @@ for m in "${patches[@]}"; do
 	rm -rf "$out"
 	mkdir -p "$out"
 	start=$(date +%s)
-	git -C "$wt" reset -q --hard "$head"
-	if ! git -C "$wt" apply "$m"; then
-		echo "mutant $name: does not apply to $head"
+	restore
+	if ! git -C "$KSRC" apply "$m"; then
+		echo "mutant $name: does not apply to $(git -C "$KSRC" rev-parse --short HEAD)"
 		broken=$((broken + 1))
 		continue
 	fi
-	if ! make -C "$wt" O="$obj" CC="ccache gcc" HOSTCC="ccache gcc" LOCALVERSION= \
-		-j"$(nproc)" -s bzImage >"$out/build.log" 2>&1; then
+	if ! kmake >"$out/build.log" 2>&1; then
 		echo "mutant $name: does not build (see $out/build.log)"
 		broken=$((broken + 1))
 		continue
 	fi
-	cp "$obj/arch/x86/boot/bzImage" "$out/bzImage"
+	cp "$KOBJ/arch/x86/boot/bzImage" "$out/bzImage"
 	built=$(date +%s)
 	rc=0
 	SUITES=10-pspace-selftests PSPACE_HOST_SUITES=0 PSPACE_TIMEOUT=${PSPACE_TIMEOUT:-900} \
@@ -85,7 +86,9 @@ for m in "${patches[@]}"; do
 	fi
 	rm -f "$out/bzImage"
 done
-git -C "$wt" reset -q --hard "$head"
+restore
+note "rebuilding the unmutated kernel in $KOBJ"
+kmake >"$dir/rebuild.log" 2>&1 || echo "rebuilding the unmutated kernel failed: see $dir/rebuild.log"
 
 echo "$killed killed, $survived survived${broken:+, $broken did not apply or build}" |
 	sed 's/, 0 did not apply or build$//'
