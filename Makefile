@@ -62,6 +62,9 @@ bench: build kernel-pristine ## measure pspace costs; build/bench/report.md + ch
 shell: build ## boot the guest into a root shell (Ctrl-A X quits QEMU)
 	@tests/run-guest.sh shell
 
+check-mutants: build ## mutated kernels must fail the pspace selftests (MUTANTS=glob)
+	@$(PHASE) check-mutants tests/mutants/run.sh; rc=$$?; ci/timings.sh; exit $$rc
+
 regression-baseline: kernel-pristine rootfs ## record which mainline selftests pass unpatched
 	@$(PHASE) regression-baseline tests/regression/make-baseline.sh
 
@@ -69,7 +72,7 @@ install: pspace-run ## install pspace-run and its man page (DESTDIR, PREFIX)
 	@$(MAKE) -s -C pspace-run install
 
 lint: ## shellcheck the scripts
-	@shellcheck -x -e SC1091 ci/*.sh kernel/*.sh rootfs/*.sh tests/*.sh tests/guest/init tests/guest/run-suites tests/guest/demo tests/guest/demo-level tests/guest/regression tests/guest/bench tests/guest/suites/* tests/bench/*.sh tests/regression/*.sh tests/host/* .ci/run
+	@shellcheck -x -e SC1091 ci/*.sh kernel/*.sh rootfs/*.sh tests/*.sh tests/guest/init tests/guest/run-suites tests/guest/demo tests/guest/demo-level tests/guest/regression tests/guest/bench tests/guest/suites/* tests/bench/*.sh tests/regression/*.sh tests/mutants/*.sh tests/host/* .ci/run
 
 clean: ## remove build output (keeps the kernel tree and caches)
 	rm -rf $(B)/results $(B)/rootfs-stage $(B)/rootfs.img $(B)/pspace-run* $(B)/guest-bin $(B)/timings
@@ -77,5 +80,5 @@ clean: ## remove build output (keeps the kernel tree and caches)
 distclean: ## remove all of build/
 	rm -rf $(B)
 
-.PHONY: help deps kernel-tree kernel-export kernel kernel-debug kernel-pristine check-series check-debug bench \
+.PHONY: help deps kernel-tree kernel-export kernel kernel-debug kernel-pristine check-series check-debug check-mutants bench \
 	pspace-run guest-bin rootfs build demo check shell regression-baseline install lint clean distclean
