@@ -240,12 +240,19 @@ static void clone_host_sources(void)
 			die_errno(EXIT_SETUP, "%s", path);
 	}
 	/*
-	 * The host's /sys with every submount, read-only all the way down:
-	 * without a network namespace of its own a fresh sysfs is the same
-	 * superblock, which the kernel refuses to stack on itself when
-	 * containers nest.
+	 * The host's sysfs alone, read-only: without a network namespace of
+	 * its own a fresh sysfs is the same superblock, which the kernel
+	 * refuses to stack on itself when containers nest.  None of the
+	 * host's submounts come along (tracefs, debugfs, securityfs, bpffs,
+	 * the host's cgroup tree: read-only or not, they show the whole
+	 * machine), as a fresh sysfs would have none; the container's own
+	 * cgroup2 goes on top.  (The fixture takes them all, read-only at
+	 * the top only, as 0.1 did.)
 	 */
-	host_sys = sys_open_tree(AT_FDCWD, "/sys", OPEN_TREE_CLONE | AT_RECURSIVE);
+	if (TEST_OFF(config, OFF_SYSRO))
+		host_sys = sys_open_tree(AT_FDCWD, "/sys", OPEN_TREE_CLONE | AT_RECURSIVE);
+	else
+		host_sys = sys_open_tree(AT_FDCWD, "/sys", OPEN_TREE_CLONE);
 	if (host_sys < 0)
 		die_errno(EXIT_SETUP, "/sys");
 	if (set_attr(host_sys, "", TEST_OFF(config, OFF_SYSRO) ? 0 : AT_RECURSIVE,

@@ -33,7 +33,7 @@
  */
 enum test_off {
 	OFF_INROOT = 1 << 0,	/* mount targets resolved without RESOLVE_IN_ROOT */
-	OFF_SYSRO = 1 << 1,	/* /sys read-only at the top only */
+	OFF_SYSRO = 1 << 1,	/* /sys with its submounts, read-only at the top only */
 	OFF_PROCMASK = 1 << 2,	/* /proc not masked */
 	OFF_FDS = 1 << 3,	/* caller's fds not closed */
 	OFF_NS = 1 << 4,	/* no UTS/IPC namespace */
