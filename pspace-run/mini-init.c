@@ -48,14 +48,23 @@ static bool reap(pid_t command, int *status)
 	return done;
 }
 
+static time_t monotonic_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec;
+}
+
+/* The stop timeout on the monotonic clock: setting the time changes nothing. */
 static void end_the_rest(const struct config *cfg)
 {
-	time_t until = time(NULL) + cfg->stop_timeout;
+	time_t until = monotonic_seconds() + cfg->stop_timeout;
 	struct timespec tick = { .tv_nsec = 100 * 1000 * 1000 };
 	int st;
 
 	kill(-1, SIGTERM);
-	while (time(NULL) < until) {
+	while (monotonic_seconds() < until) {
 		while (waitpid(-1, &st, WNOHANG) > 0)
 			;
 		if (waitpid(-1, &st, WNOHANG) < 0 && errno == ECHILD)
