@@ -222,6 +222,7 @@ static void start_janitor(const int alive[2])
 			break;
 	}
 	remove_ours();
+	machine_janitor_release();
 	_exit(0);
 }
 

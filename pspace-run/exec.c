@@ -57,6 +57,14 @@ void set_environment(const struct config *cfg)
 	make_uuid(uuid);
 	if (setenv("container_uuid", uuid, 1))
 		die_errno(EXIT_SETUP, "setenv");
+	/* --user's, then --env-file's, then --setenv's: the last one wins. */
+	if (cfg->user && (setenv("HOME", cfg->user_home ? cfg->user_home : "/", 1) ||
+			  (cfg->user_name && (setenv("USER", cfg->user_name, 1) ||
+					      setenv("LOGNAME", cfg->user_name, 1)))))
+		die_errno(EXIT_SETUP, "setenv");
+	for (i = 0; i < cfg->nfile_env; i++)
+		if (putenv(cfg->file_env[i]))
+			die_errno(EXIT_SETUP, "--env-file %s", cfg->file_env[i]);
 	for (i = 0; i < cfg->nsetenv; i++)
 		if (putenv((char *)cfg->setenv[i]))
 			die_errno(EXIT_SETUP, "--setenv %s", cfg->setenv[i]);
@@ -99,6 +107,7 @@ void exec_command(const struct config *cfg)
 {
 	set_environment(cfg);
 	close_caller_fds(cfg);
+	become_user(cfg);
 	lock_down(cfg, false);
 	exec_locked(cfg);
 }

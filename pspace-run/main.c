@@ -49,6 +49,7 @@ int main(int argc, char **argv)
 	int pidfd = -1;
 	pid_t leader;
 	int console = -1;
+	int status;
 
 	parse_options(&cfg, argc, argv);
 	if (cfg.list)
@@ -56,11 +57,24 @@ int main(int argc, char **argv)
 	if (geteuid() != 0)
 		die(EXIT_SETUP, "must be run as root (CAP_KILL and CAP_SYS_ADMIN are needed)");
 	check_keep_fds(&cfg);
+	read_env_file(&cfg);
+	if (cfg.join_name)
+		cfg.join = machine_lookup(cfg.join_name);
 	if (cfg.join)
 		return join_container(&cfg);
 	check_root(&cfg);
+	/* Every option checked against ROOT before anything is created. */
+	find_init(&cfg);
+	resolve_user(&cfg);
+	check_mount_sources(&cfg);
+	if (cfg.machine_given && !cfg.hostname)
+		cfg.hostname = cfg.machine;
 	pick_hostname(&cfg);
+	machine_claim(&cfg);
 	console_prepare(&cfg);
 	leader = spawn_pspace(&cfg, &pidfd, &console);
-	return supervise(&cfg, leader, pidfd, console);
+	machine_set_wid(leader);
+	status = supervise(&cfg, leader, pidfd, console);
+	machine_release();
+	return status;
 }

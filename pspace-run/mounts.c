@@ -253,6 +253,15 @@ static void clone_host_sources(void)
 		host_sys = sys_open_tree(AT_FDCWD, "/sys", OPEN_TREE_CLONE | AT_RECURSIVE);
 	else
 		host_sys = sys_open_tree(AT_FDCWD, "/sys", OPEN_TREE_CLONE);
+	/*
+	 * --private-network: a network namespace of our own has a sysfs of
+	 * its own (its /sys/class/net shows only its interfaces); the same
+	 * read-only mount attributes.
+	 */
+	if (config->private_network && host_sys >= 0) {
+		close(host_sys);
+		host_sys = new_fs("sysfs", NULL, 0, "/sys");
+	}
 	if (host_sys < 0)
 		die_errno(EXIT_SETUP, "/sys");
 	if (set_attr(host_sys, "", TEST_OFF(config, OFF_SYSRO) ? 0 : AT_RECURSIVE,
@@ -438,8 +447,16 @@ void setup_root(const struct config *cfg, int console_sock)
 	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
 		die_errno(EXIT_SETUP, "make / private");
 	clone_host_sources();
-	root = bind_root_onto_itself(cfg->root);
+	if (cfg->ephemeral) {
+		root = ephemeral_root(cfg);
+		if (fstat(root, &root_st) < 0)
+			die_errno(EXIT_SETUP, "%s", cfg->root);
+	} else {
+		root = bind_root_onto_itself(cfg->root);
+	}
 	root_fd = root;
+	/* --bind sources cloned; --read-only's mount points made, then ROOT read-only. */
+	prepare_user_mounts(cfg, root);
 
 	for (i = 0; i < sizeof(api_mounts) / sizeof(api_mounts[0]); i++) {
 		int target = open_in_root(root, api_mounts[i].target);
@@ -449,6 +466,7 @@ void setup_root(const struct config *cfg, int console_sock)
 		api_mounts[i].mount(target);
 		close(target);
 	}
+	user_mounts(cfg, root);
 	if (host_sys >= 0)
 		close(host_sys);
 	for (i = 0; i < sizeof(dev_nodes) / sizeof(dev_nodes[0]); i++)

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Command line: GNU-style options, the same list as in pspace-run.1. */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -33,6 +34,7 @@ static void usage(FILE *out, int status)
 		"Verbs:\n"
 		"  -j, --join=WID           run COMMAND (default /bin/sh) in the running\n"
 		"                           container whose leader is WID\n"
+		"  -j, --join=NAME          ... or whose machine name is NAME (-M)\n"
 		"  -l, --list               show the pspaces this process can see, as a tree\n"
 		"\n"
 		"Options:\n"
@@ -53,6 +55,21 @@ static void usage(FILE *out, int status)
 		"      --seccomp=on|off     the default seccomp filter (on) or none\n"
 		"      --keep-fd=N          pass the caller's file descriptor N to COMMAND\n"
 		"                           (others above 2 are closed; repeatable)\n"
+		"  -M, --machine=NAME       the container's name (default ROOT's basename,\n"
+		"                           -2, -3... added while taken) and hostname\n"
+		"  -b, --boot               run ROOT's init (/sbin/init, systemd...); the\n"
+		"                           arguments after ROOT go to it (also: no COMMAND)\n"
+		"      --bind=SRC[:DST[:OPTS]]  bind the host's SRC onto DST in ROOT (default\n"
+		"                           DST=SRC); OPTS: ro,rbind,norbind,nosuid,nodev,noexec\n"
+		"      --bind-ro=SRC[:DST]  the same, read-only\n"
+		"      --tmpfs=DST[:OPTS]   a tmpfs on DST (OPTS: tmpfs's own, ro, noexec...)\n"
+		"      --read-only          ROOT read-only (/proc /dev /run /tmp stay writable)\n"
+		"      --ephemeral          an overlay of ROOT on a tmpfs, gone at exit\n"
+		"      --private-network    a network namespace of its own, lo up, nothing else\n"
+		"      --chdir=DIR          COMMAND's working directory (in the container)\n"
+		"  -u, --user=NAME|UID[:GID]  run COMMAND as this user of ROOT's /etc/passwd\n"
+		"                           (groups from ROOT's /etc/group; HOME, USER set)\n"
+		"      --env-file=FILE      NAME=VALUE lines ('#' comments) for the environment\n"
 		"  -q, --quiet              print nothing but errors\n"
 		"  -v, --verbose            say what is being set up\n"
 		"  -h, --help               display this help and exit\n"
@@ -127,14 +144,6 @@ int stop_signal(const struct config *cfg)
 	return cfg->boots_init ? SIGRTMIN + 3 : SIGTERM;
 }
 
-static bool looks_like_init(const char *path)
-{
-	const char *base = strrchr(path, '/');
-
-	base = base ? base + 1 : path;
-	return !strcmp(base, "init") || !strcmp(base, "systemd");
-}
-
 /* The test fixture's switches (pspace-run.h); nothing in pspace-run itself. */
 static void parse_test_off(struct config *cfg)
 {
@@ -163,6 +172,9 @@ void parse_options(struct config *cfg, int argc, char **argv)
 	enum { OPT_AS_PID2 = 254, OPT_CONSOLE = 255, OPT_HOSTNAME = 256, OPT_PID_MAX, OPT_KILL_SIGNAL, OPT_STOP_TIMEOUT,
 	       OPT_CAP_ADD, OPT_CAP_DROP, OPT_NO_NEW_PRIVS,
 	       OPT_SECCOMP = 320, OPT_KEEP_FD };
+	/* The options users reach for (issue 12). */
+	enum { OPT_BIND = 400, OPT_BIND_RO, OPT_TMPFS, OPT_READ_ONLY, OPT_EPHEMERAL,
+	       OPT_PRIVATE_NETWORK, OPT_CHDIR, OPT_ENV_FILE };
 	static const struct option longopts[] = {
 		{ "join", required_argument, NULL, 'j' },
 		{ "list", no_argument, NULL, 'l' },
@@ -178,6 +190,17 @@ void parse_options(struct config *cfg, int argc, char **argv)
 		{ "no-new-privs", no_argument, NULL, OPT_NO_NEW_PRIVS },
 		{ "seccomp", required_argument, NULL, OPT_SECCOMP },
 		{ "keep-fd", required_argument, NULL, OPT_KEEP_FD },
+		{ "machine", required_argument, NULL, 'M' },
+		{ "boot", no_argument, NULL, 'b' },
+		{ "bind", required_argument, NULL, OPT_BIND },
+		{ "bind-ro", required_argument, NULL, OPT_BIND_RO },
+		{ "tmpfs", required_argument, NULL, OPT_TMPFS },
+		{ "read-only", no_argument, NULL, OPT_READ_ONLY },
+		{ "ephemeral", no_argument, NULL, OPT_EPHEMERAL },
+		{ "private-network", no_argument, NULL, OPT_PRIVATE_NETWORK },
+		{ "chdir", required_argument, NULL, OPT_CHDIR },
+		{ "user", required_argument, NULL, 'u' },
+		{ "env-file", required_argument, NULL, OPT_ENV_FILE },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -192,9 +215,14 @@ void parse_options(struct config *cfg, int argc, char **argv)
 	cfg->seccomp = true;
 	parse_test_off(cfg);
 
-	while ((c = getopt_long(argc, argv, "+j:lE:qvhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+j:lE:qvhVM:bu:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
+			if (!isdigit((unsigned char)optarg[0])) {
+				cfg->join_name = optarg;	/* a machine name, looked up later */
+				cfg->join = -1;
+				break;
+			}
 			cfg->join = parse_number("join", optarg, 1, PID_MAX_LIMIT);
 			break;
 		case 'l':
@@ -258,6 +286,48 @@ void parse_options(struct config *cfg, int argc, char **argv)
 				bad_usage("--keep-fd: more than %s descriptors", "16");
 			cfg->keep_fd[cfg->nkeep_fd++] = parse_number("keep-fd", optarg, 3, INT_MAX);
 			break;
+		case 'M':
+			if (!*optarg || strlen(optarg) > 64 || strspn(optarg, "0123456789") == strlen(optarg) ||
+			    optarg[0] == '-' || optarg[0] == '.' ||
+			    strspn(optarg, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-.") !=
+			    strlen(optarg))
+				bad_usage("--machine: '%s' is not a name (1 to 64 letters, digits, '-' and '.', not all digits)",
+					  optarg);
+			cfg->machine = optarg;
+			cfg->machine_given = true;
+			break;
+		case 'b':
+			cfg->boot = true;
+			break;
+		case OPT_BIND:
+			parse_mount_opt(cfg, 'b', optarg);
+			break;
+		case OPT_BIND_RO:
+			parse_mount_opt(cfg, 'r', optarg);
+			break;
+		case OPT_TMPFS:
+			parse_mount_opt(cfg, 't', optarg);
+			break;
+		case OPT_READ_ONLY:
+			cfg->read_only = true;
+			break;
+		case OPT_EPHEMERAL:
+			cfg->ephemeral = true;
+			break;
+		case OPT_PRIVATE_NETWORK:
+			cfg->private_network = true;
+			break;
+		case OPT_CHDIR:
+			if (optarg[0] != '/')
+				bad_usage("--chdir: '%s' is not an absolute path", optarg);
+			cfg->chdir = optarg;
+			break;
+		case 'u':
+			cfg->user = optarg;
+			break;
+		case OPT_ENV_FILE:
+			cfg->env_file = optarg;
+			break;
 		case 'q':
 			cfg->quiet = true;
 			break;
@@ -293,5 +363,12 @@ void parse_options(struct config *cfg, int argc, char **argv)
 		bad_usage("missing ROOT%s", "");
 	cfg->root = argv[optind++];
 	cfg->argv = optind < argc ? &argv[optind] : default_argv;
-	cfg->boots_init = looks_like_init(cfg->argv[0]);
+	/* No COMMAND is a boot; with --boot, what follows ROOT is init's. */
+	if (optind >= argc)
+		cfg->boot = true;
+	if (cfg->boot)
+		cfg->argv = &argv[optind];
+	if (cfg->boot && cfg->as_pid2)
+		bad_usage("--boot runs ROOT's init as pid 1: not with --as-pid2%s", "");
+	cfg->boots_init = cfg->boot;
 }

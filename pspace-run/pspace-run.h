@@ -23,6 +23,8 @@
 
 #define MAX_SETENV	64
 #define MAX_KEEP_FD	16
+#define MAX_MOUNTS	64
+#define MAX_GROUPS	64
 
 /*
  * The test fixture (make fixture: pspace-run-fixture, never installed)
@@ -72,6 +74,37 @@ struct config {
 	int keep_fd[MAX_KEEP_FD];	/* --keep-fd N, passed to COMMAND */
 	int nkeep_fd;
 	unsigned int test_off;	/* fixture only: enum test_off */
+
+	/* The options users reach for (issue 12). */
+	const char *machine;	/* -M/--machine, else ROOT's basename (made unique) */
+	bool machine_given;	/* -M was given: a name in use is an error */
+	const char *join_name;	/* --join NAME */
+	bool boot;		/* -b/--boot, or no COMMAND: run ROOT's init */
+	struct mount_opt {
+		enum { MNT_BIND, MNT_TMPFS } type;
+		const char *src;	/* --bind: on the host, absolute */
+		const char *dst;	/* inside ROOT, absolute, no ".." */
+		const char *fs_opts;	/* --tmpfs: what goes to fsconfig */
+		uint64_t attr;		/* MOUNT_ATTR_* */
+		bool recursive;		/* --bind: rbind (the default) */
+		bool src_dir;		/* --bind: SRC is a directory */
+		const char *arg;	/* the option as given, for messages */
+	} mounts[MAX_MOUNTS];
+	int nmounts;
+	bool read_only;		/* --read-only */
+	bool ephemeral;		/* --ephemeral */
+	bool private_network;	/* --private-network */
+	const char *chdir;	/* --chdir */
+	const char *user;	/* -u/--user as given */
+	uid_t uid;
+	gid_t gid;
+	gid_t groups[MAX_GROUPS];	/* supplementary, from ROOT's /etc/group */
+	int ngroups;
+	char *user_name;	/* USER/LOGNAME, NULL for a uid ROOT does not know */
+	char *user_home;	/* HOME */
+	const char *env_file;	/* --env-file */
+	char **file_env;	/* its NAME=VALUE lines, in order */
+	int nfile_env;
 };
 
 /* options.c */
@@ -135,6 +168,28 @@ void exec_locked(const struct config *cfg) __attribute__((noreturn));
 /* verbs.c */
 int join_container(const struct config *cfg);
 int list_pspaces(const struct config *cfg);
+
+/* machine.c: the names of running containers, in the runtime directory */
+void machine_claim(struct config *cfg);
+void machine_set_wid(pid_t wid);
+void machine_release(void);
+void machine_janitor_release(void);
+pid_t machine_lookup(const char *name);
+const char *machine_of(pid_t leader, pid_t parent, char *buf, size_t size);
+
+/* user.c: --user, --env-file, --boot, from files read inside ROOT */
+void resolve_user(struct config *cfg);
+void read_env_file(struct config *cfg);
+void find_init(struct config *cfg);
+void become_user(const struct config *cfg);
+void check_mount_sources(struct config *cfg);
+int parse_mount_opt(struct config *cfg, int type, const char *arg);
+
+/* binds.c: --bind, --bind-ro, --tmpfs, --read-only, --ephemeral, --private-network */
+void bring_lo_up(void);
+int ephemeral_root(const struct config *cfg);
+void prepare_user_mounts(const struct config *cfg, int root);
+void user_mounts(const struct config *cfg, int root);
 
 /* mini-init.c */
 void run_as_pid2(const struct config *cfg) __attribute__((noreturn));

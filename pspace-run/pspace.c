@@ -149,6 +149,8 @@ pid_t spawn_pspace(const struct config *cfg, int *pidfd, int *console)
 	args.flags = CLONE_NPSPACE | CLONE_NEWNS | CLONE_PIDFD;
 	if (!TEST_OFF(cfg, OFF_NS))
 		args.flags |= CLONE_NEWUTS | CLONE_NEWIPC;
+	if (cfg->private_network)
+		args.flags |= CLONE_NEWNET;
 	cgroup = cgroup_create(cfg, alive);
 	if (cgroup >= 0) {
 		args.flags |= CLONE_INTO_CGROUP | CLONE_NEWCGROUP;
@@ -170,6 +172,8 @@ pid_t spawn_pspace(const struct config *cfg, int *pidfd, int *console)
 		if (sock[0] >= 0)
 			close(sock[0]);
 		die_with_parent(alive[0]);
+		if (cfg->private_network)
+			bring_lo_up();
 		if (cfg->hostname && !TEST_OFF(cfg, OFF_NS) &&
 		    sethostname(cfg->hostname, strlen(cfg->hostname)) < 0)
 			die_errno(EXIT_SETUP, "hostname %s", cfg->hostname);

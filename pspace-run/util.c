@@ -25,6 +25,7 @@ void die(int status, const char *fmt, ...)
 	va_list ap;
 
 	console_done();	/* the terminal as it was, whatever happens */
+	machine_release();	/* the name is free again (in pspace-run only) */
 	va_start(ap, fmt);
 	vreport(0, fmt, ap);
 	va_end(ap);
@@ -37,6 +38,7 @@ void die_errno(int status, const char *fmt, ...)
 	va_list ap;
 
 	console_done();
+	machine_release();
 	va_start(ap, fmt);
 	vreport(err, fmt, ap);
 	va_end(ap);

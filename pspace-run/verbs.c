@@ -322,6 +322,43 @@ static void leader_command(pid_t pid, char *out, size_t size)
 	out[n] = '\0';
 }
 
+/*
+ * The machine name of the container led by @pid: registered by its parent,
+ * the pspace-run that started it, under the wid that parent sees (the
+ * next to last NSpid).  "-" when there is none.
+ */
+static const char *leader_machine(pid_t pid, char *buf, size_t size)
+{
+	char name[64], line[512];
+	pid_t ppid = -1, prev = -1, last = -1;
+	FILE *f;
+
+	snprintf(name, sizeof(name), "/proc/%d/status", pid);
+	f = fopen(name, "re");
+	if (!f)
+		return "-";
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, "PPid:", 5)) {
+			ppid = strtol(line + 5, NULL, 10);
+		} else if (!strncmp(line, "NSpid:", 6)) {
+			char *p = line + 6, *end;
+
+			for (;; p = end) {
+				long v = strtol(p, &end, 10);
+
+				if (end == p)
+					break;
+				prev = last;
+				last = v;
+			}
+		}
+	}
+	fclose(f);
+	if (ppid <= 0 || prev <= 0 || !machine_of(prev, ppid, buf, size))
+		return "-";
+	return buf;
+}
+
 int list_pspaces(const struct config *cfg)
 {
 	struct proc_info *all = NULL, *leaders;
@@ -356,11 +393,11 @@ int list_pspaces(const struct config *cfg)
 			leaders[nleaders++] = all[i];
 	qsort(leaders, nleaders, sizeof(*leaders), compare_path);
 
-	printf("%-24s %7s %6s  %s\n", "PSPACE", "WID", "PROCS", "COMMAND");
+	printf("%-16s %-24s %7s %6s  %s\n", "MACHINE", "PSPACE", "WID", "PROCS", "COMMAND");
 	for (i = 0; i < nleaders; i++) {
 		size_t len = strlen(leaders[i].path);
 		int count = 0, indent = 2 * (depth_of(leaders[i].path) - 1);
-		char cmd[128];
+		char cmd[128], machine[72];
 
 		/* Its own processes and those of pspaces nested in it. */
 		for (j = 0; j < nall; j++)
@@ -368,7 +405,8 @@ int list_pspaces(const struct config *cfg)
 			    (all[j].path[len] == '\0' || all[j].path[len] == '/'))
 				count++;
 		leader_command(leaders[i].pid, cmd, sizeof(cmd));
-		printf("%*s%-*s %7d %6d  %s\n", indent, "", 24 - indent, leaders[i].path,
+		printf("%*s%-*s %-24s %7d %6d  %s\n", indent, "", 16 - indent,
+		       leader_machine(leaders[i].pid, machine, sizeof(machine)), leaders[i].path,
 		       (int)leaders[i].pid, count, cmd);
 	}
 	free(leaders);

@@ -1,0 +1,586 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What the user adds to the container's file system: --bind SRC[:DST[:OPTS]],
+ * --bind-ro, --tmpfs DST[:OPTS], --read-only, --ephemeral; and the
+ * loopback of --private-network.
+ *
+ * SRC is the caller's: it is resolved on the host, as ROOT is, and cloned
+ * (open_tree) before anything in ROOT is looked at.  DST is ROOT's, and
+ * ROOT is not trusted: DST must be absolute with no "." or ".." component,
+ * and it is looked up one component at a time with openat2() and
+ * RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS from ROOT's fd, so that a
+ * symbolic link on the way ("mnt -> /etc", "a -> ../../..") is followed
+ * as if ROOT were "/", never onto the host.  A missing component is
+ * created with mkdirat() in the directory fd that lookup gave (a single
+ * name, no path), and opened again the same way: whatever a process that
+ * shares ROOT swaps in between (a link for a directory), the next lookup
+ * stays in ROOT.  The mount goes onto the final fd (move_mount).  A DST
+ * that leads back to ROOT itself is refused, as for the API mounts.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/mount.h>
+#include <linux/openat2.h>
+#include <net/if.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "pspace-run.h"
+
+#ifndef AT_RECURSIVE
+#define AT_RECURSIVE 0x8000
+#endif
+
+static int clone_tree(const char *path, bool recursive)
+{
+	return syscall(SYS_open_tree, AT_FDCWD, path,
+		       OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | (recursive ? AT_RECURSIVE : 0));
+}
+
+static int attach_fd(int mnt, int target)
+{
+	return syscall(SYS_move_mount, mnt, "", target, "",
+		       MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH);
+}
+
+static int setattr_fd(int fd, uint64_t set, bool recursive)
+{
+	struct mount_attr a = { .attr_set = set };
+
+	return syscall(SYS_mount_setattr, fd, "", AT_EMPTY_PATH | (recursive ? AT_RECURSIVE : 0),
+		       &a, sizeof(a));
+}
+
+/* A configured, not yet created file system context; -1 with errno, *@bad the option. */
+static int fs_context(const char *fstype, const char *options, const char **bad)
+{
+	static char opt_copy[256];
+	char *opt, *save = NULL;
+	int fs = syscall(SYS_fsopen, fstype, FSOPEN_CLOEXEC);
+
+	*bad = NULL;
+	if (fs < 0)
+		return -1;
+	snprintf(opt_copy, sizeof(opt_copy), "%s", options ? options : "");
+	for (opt = strtok_r(opt_copy, ",", &save); opt; opt = strtok_r(NULL, ",", &save)) {
+		char *value = strchr(opt, '=');
+		int r, err;
+
+		if (value) {
+			*value = '\0';
+			r = syscall(SYS_fsconfig, fs, FSCONFIG_SET_STRING, opt, value + 1, 0);
+			*value = '=';
+		} else {
+			r = syscall(SYS_fsconfig, fs, FSCONFIG_SET_FLAG, opt, NULL, 0);
+		}
+		if (r < 0) {
+			err = errno;
+			close(fs);
+			*bad = opt;
+			errno = err;
+			return -1;
+		}
+	}
+	return fs;
+}
+
+/* --- parsing, in pspace-run before anything is created ------------------- */
+
+/* Mount flags that OPTS may name; the rest of a --tmpfs OPTS goes to tmpfs. */
+static const struct {
+	const char *name;
+	uint64_t set, clear;
+} flag_opts[] = {
+	{ "ro", MOUNT_ATTR_RDONLY, 0 }, { "rw", 0, MOUNT_ATTR_RDONLY },
+	{ "nosuid", MOUNT_ATTR_NOSUID, 0 }, { "suid", 0, MOUNT_ATTR_NOSUID },
+	{ "nodev", MOUNT_ATTR_NODEV, 0 }, { "dev", 0, MOUNT_ATTR_NODEV },
+	{ "noexec", MOUNT_ATTR_NOEXEC, 0 }, { "exec", 0, MOUNT_ATTR_NOEXEC },
+};
+
+static bool flag_opt(const char *opt, uint64_t *attr)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(flag_opts) / sizeof(flag_opts[0]); i++)
+		if (!strcmp(opt, flag_opts[i].name)) {
+			*attr = (*attr | flag_opts[i].set) & ~flag_opts[i].clear;
+			return true;
+		}
+	return false;
+}
+
+static void bad_mount(const char *option, const char *arg, const char *why)
+{
+	die(EXIT_SETUP, "%s %s: %s", option, arg, why);
+}
+
+/* DST: absolute, no "." or ".." component, not "/" itself. */
+static void check_dst(const struct config *cfg, const char *option, const char *arg,
+		      const char *dst)
+{
+	const char *p = dst;
+
+	(void)cfg;
+	if (dst[0] != '/')
+		bad_mount(option, arg, "DST must be an absolute path");
+	if (TEST_OFF(cfg, OFF_INROOT))
+		return;	/* the fixture takes "..", as a naive launcher would */
+	while (*p) {
+		size_t n;
+
+		p += strspn(p, "/");
+		n = strcspn(p, "/");
+		if ((n == 1 && p[0] == '.') || (n == 2 && p[0] == '.' && p[1] == '.'))
+			bad_mount(option, arg, "DST has a '.' or '..' component");
+		p += n;
+	}
+	if (!dst[strspn(dst, "/")])
+		bad_mount(option, arg, "DST is the container's / itself");
+	if (strlen(dst) >= PATH_MAX)
+		bad_mount(option, arg, "DST is too long");
+}
+
+/*
+ * --bind SRC[:DST[:OPTS]] (OPTS: ro, rw, rbind, norbind, nosuid, nodev,
+ * noexec...), --bind-ro SRC[:DST], --tmpfs DST[:OPTS].  0 or dies (125).
+ */
+int parse_mount_opt(struct config *cfg, int type, const char *arg)
+{
+	const char *option = type == 'b' ? "--bind" : type == 'r' ? "--bind-ro" : "--tmpfs";
+	struct mount_opt *m;
+	char *copy, *first, *second, *rest, *opt, *save = NULL;
+	static char tmpfs_opts[MAX_MOUNTS][256];
+	size_t used = 0;
+
+	if (cfg->nmounts == MAX_MOUNTS)
+		die(EXIT_SETUP, "%s: more than %d mounts", option, MAX_MOUNTS);
+	m = &cfg->mounts[cfg->nmounts];
+	memset(m, 0, sizeof(*m));
+	m->arg = arg;
+	copy = strdup(arg);
+	if (!copy)
+		die_errno(EXIT_SETUP, "%s", option);
+	first = copy;
+	second = strchr(first, ':');
+	rest = NULL;
+	if (second) {
+		*second++ = '\0';
+		rest = strchr(second, ':');
+		if (rest)
+			*rest++ = '\0';
+	}
+	if (!*first)
+		bad_mount(option, arg, type == 't' ? "DST is empty" : "SRC is empty");
+	if (type == 't') {
+		if (rest)
+			bad_mount(option, arg, "takes DST[:OPTS]");
+		m->type = MNT_TMPFS;
+		m->dst = first;
+		m->attr = MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV;
+		tmpfs_opts[cfg->nmounts][0] = '\0';
+		for (opt = second ? strtok_r(second, ",", &save) : NULL; opt;
+		     opt = strtok_r(NULL, ",", &save)) {
+			if (flag_opt(opt, &m->attr))
+				continue;
+			used += snprintf(tmpfs_opts[cfg->nmounts] + used,
+					 used < 256 ? 256 - used : 0, "%s%s", used ? "," : "", opt);
+			if (used >= 256)
+				bad_mount(option, arg, "OPTS too long");
+		}
+		if (!used)
+			snprintf(tmpfs_opts[cfg->nmounts], 256, "mode=0755");
+		m->fs_opts = tmpfs_opts[cfg->nmounts];
+	} else {
+		m->type = MNT_BIND;
+		m->src = first;
+		m->dst = second && *second ? second : first;
+		m->recursive = true;
+		if (type == 'r') {
+			if (rest)
+				bad_mount(option, arg, "takes SRC[:DST] (it is read-only)");
+			m->attr = MOUNT_ATTR_RDONLY;
+		}
+		for (opt = rest ? strtok_r(rest, ",", &save) : NULL; opt;
+		     opt = strtok_r(NULL, ",", &save)) {
+			if (!strcmp(opt, "rbind"))
+				m->recursive = true;
+			else if (!strcmp(opt, "norbind"))
+				m->recursive = false;
+			else if (!flag_opt(opt, &m->attr)) {
+				char why[160];
+
+				snprintf(why, sizeof(why), "unknown option '%.64s' (ro, rw, rbind, norbind, nosuid, nodev, noexec)", opt);
+				bad_mount(option, arg, why);
+			}
+		}
+	}
+	check_dst(cfg, option, arg, m->dst);
+	cfg->nmounts++;
+	return 0;
+}
+
+/*
+ * In pspace-run, before the clone: every SRC must exist (resolved once,
+ * as ROOT is), every --tmpfs OPTS must be taken by tmpfs (tried on a file
+ * system context that is never created), and the combinations must make
+ * sense.  Nothing is left behind by a failure here.
+ */
+void check_mount_sources(struct config *cfg)
+{
+	int i;
+
+	if (cfg->ephemeral && cfg->read_only)
+		die(EXIT_SETUP, "--ephemeral and --read-only exclude each other");
+	for (i = 0; i < cfg->nmounts; i++) {
+		struct mount_opt *m = &cfg->mounts[i];
+		const char *option = m->type == MNT_TMPFS ? "--tmpfs" :
+				     m->attr & MOUNT_ATTR_RDONLY ? "--bind(-ro)" : "--bind";
+
+		if (m->type == MNT_TMPFS) {
+			const char *bad;
+			int fs = fs_context("tmpfs", m->fs_opts, &bad);
+
+			if (fs < 0 && bad)
+				die_errno(EXIT_SETUP, "--tmpfs %s: option '%s'", m->arg, bad);
+			if (fs < 0)
+				die_errno(EXIT_SETUP, "--tmpfs %s", m->arg);
+			close(fs);
+		} else {
+			struct stat st;
+			char *real;
+
+			if (stat(m->src, &st) < 0)
+				die_errno(EXIT_SETUP, "%s %s: SRC %s", option, m->arg, m->src);
+			real = realpath(m->src, NULL);
+			if (!real)
+				die_errno(EXIT_SETUP, "%s %s: SRC %s", option, m->arg, m->src);
+			m->src = real;
+			m->src_dir = S_ISDIR(st.st_mode);
+		}
+	}
+}
+
+/* --- in the leader, in its own mount namespace ------------------------- */
+
+/* --private-network: the loopback up, nothing else there. */
+void bring_lo_up(void)
+{
+	struct ifreq ifr;
+	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+
+	memset(&ifr, 0, sizeof(ifr));
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "lo");
+	if (fd < 0 || ioctl(fd, SIOCGIFFLAGS, &ifr) < 0)
+		die_errno(EXIT_SETUP, "--private-network: lo");
+	ifr.ifr_flags |= IFF_UP | IFF_RUNNING;
+	if (ioctl(fd, SIOCSIFFLAGS, &ifr) < 0)
+		die_errno(EXIT_SETUP, "--private-network: bring lo up");
+	close(fd);
+}
+
+/*
+ * --ephemeral: an overlay whose lower layer is ROOT and whose upper and
+ * work directories are on a tmpfs that is mounted nowhere but in the
+ * overlay, attached onto ROOT in our mount namespace only.  It goes with
+ * the namespace, when the container ends.  The layers are named by our
+ * fds (/proc/self/fd/N), not by paths anyone else could change.  Returns
+ * an fd of the overlay's root; the working directory is moved into it.
+ */
+int ephemeral_root(const struct config *cfg)
+{
+	char lower[64], upper[64], work[64];
+	const char *bad;
+	struct stat st;
+	int root, tmp, ov, mnt, fs;
+
+	root = open(cfg->root, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (root < 0 || fstat(root, &st) < 0)
+		die_errno(EXIT_SETUP, "--ephemeral: %s", cfg->root);
+	fs = fs_context("tmpfs", "mode=0755", &bad);
+	if (fs < 0 || syscall(SYS_fsconfig, fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0)
+		die_errno(EXIT_SETUP, "--ephemeral: tmpfs");
+	tmp = syscall(SYS_fsmount, fs, FSMOUNT_CLOEXEC, 0);
+	close(fs);
+	if (tmp < 0)
+		die_errno(EXIT_SETUP, "--ephemeral: tmpfs");
+	/* The overlay's "/" is the upper directory's: ROOT's owner and mode. */
+	if (mkdirat(tmp, "upper", 0755) < 0 || mkdirat(tmp, "work", 0700) < 0 ||
+	    fchownat(tmp, "upper", st.st_uid, st.st_gid, AT_SYMLINK_NOFOLLOW) < 0 ||
+	    fchmodat(tmp, "upper", st.st_mode & 07777, 0) < 0)
+		die_errno(EXIT_SETUP, "--ephemeral: the upper directory");
+	snprintf(lower, sizeof(lower), "/proc/self/fd/%d", root);
+	snprintf(upper, sizeof(upper), "/proc/self/fd/%d/upper", tmp);
+	snprintf(work, sizeof(work), "/proc/self/fd/%d/work", tmp);
+	ov = syscall(SYS_fsopen, "overlay", FSOPEN_CLOEXEC);
+	if (ov < 0)
+		die_errno(EXIT_SETUP, "--ephemeral: overlay (CONFIG_OVERLAY_FS?)");
+	if (syscall(SYS_fsconfig, ov, FSCONFIG_SET_STRING, "lowerdir+", lower, 0) < 0 &&
+	    syscall(SYS_fsconfig, ov, FSCONFIG_SET_STRING, "lowerdir", lower, 0) < 0)
+		die_errno(EXIT_SETUP, "--ephemeral: overlay lower layer %s", cfg->root);
+	if (syscall(SYS_fsconfig, ov, FSCONFIG_SET_STRING, "upperdir", upper, 0) < 0 ||
+	    syscall(SYS_fsconfig, ov, FSCONFIG_SET_STRING, "workdir", work, 0) < 0 ||
+	    syscall(SYS_fsconfig, ov, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0)
+		die_errno(EXIT_SETUP, "--ephemeral: overlay of %s", cfg->root);
+	mnt = syscall(SYS_fsmount, ov, FSMOUNT_CLOEXEC, 0);
+	if (mnt < 0)
+		die_errno(EXIT_SETUP, "--ephemeral: overlay of %s", cfg->root);
+	close(ov);
+	close(tmp);
+	close(root);
+	if (syscall(SYS_move_mount, mnt, "", AT_FDCWD, cfg->root, MOVE_MOUNT_F_EMPTY_PATH) < 0)
+		die_errno(EXIT_SETUP, "--ephemeral: attach the overlay onto %s", cfg->root);
+	if (fchdir(mnt) < 0)
+		die_errno(EXIT_SETUP, "%s", cfg->root);
+	verbose(cfg, "--ephemeral: an overlay of %s on a tmpfs", cfg->root);
+	return mnt;
+}
+
+static struct stat root_stat;
+
+/* @path of ROOT (absolute), resolved inside ROOT; -1 with errno. */
+static int lookup(const struct config *cfg, int root, const char *path, int flags)
+{
+	struct open_how how = {
+		.flags = O_PATH | O_CLOEXEC | flags,
+		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
+	};
+
+	(void)cfg;
+	if (TEST_OFF(cfg, OFF_INROOT))	/* the fixture: as a naive launcher */
+		return openat(root, path + strspn(path, "/"), O_PATH | O_CLOEXEC | flags);
+	return syscall(SYS_openat2, root, path, &how, sizeof(how));
+}
+
+/*
+ * DST opened as O_PATH inside ROOT, each missing component made on the
+ * way (directories; the last one an empty file when @dir is false).
+ * With @quiet, -1 on a failure instead of dying.
+ */
+static int make_target(const struct config *cfg, int root, const struct mount_opt *m, bool dir,
+		       bool quiet)
+{
+	const char *option = m->type == MNT_TMPFS ? "--tmpfs" : "--bind";
+	char path[PATH_MAX];
+	size_t len = 0;
+	const char *p = m->dst;
+	struct stat st;
+	int fd = -1;
+
+	for (;;) {
+		size_t n;
+		bool last;
+
+		p += strspn(p, "/");
+		n = strcspn(p, "/");
+		if (!n)
+			break;
+		last = !p[n + strspn(p + n, "/")];
+		if (len + n + 2 >= sizeof(path))
+			goto fail_errno;
+		path[len++] = '/';
+		memcpy(path + len, p, n);
+		len += n;
+		path[len] = '\0';
+		if (fd >= 0)
+			close(fd);
+		fd = lookup(cfg, root, path, last && !dir ? 0 : O_DIRECTORY);
+		if (fd < 0 && errno == ENOENT) {
+			/* The parent, looked up the same way; one name made in it. */
+			char name[NAME_MAX + 1];
+			int parent, r;
+
+			if (n > NAME_MAX)
+				goto fail_errno;
+			memcpy(name, p, n);
+			name[n] = '\0';
+			path[len - n - 1] = '\0';
+			parent = lookup(cfg, root, len - n - 1 ? path : "/", O_DIRECTORY);
+			path[len - n - 1] = '/';
+			if (parent < 0)
+				goto fail_errno;
+			if (TEST_OFF(cfg, OFF_INROOT)) {
+				/* The fixture: by path from ROOT, as mkdir -p would. */
+				close(parent);
+				parent = -1;
+				if (last && !dir) {
+					r = openat(root, path + 1, O_CREAT | O_WRONLY | O_CLOEXEC, 0644);
+					if (r >= 0)
+						close(r);
+				} else {
+					r = mkdirat(root, path + 1, 0755);
+				}
+			} else if (last && !dir) {
+				r = openat(parent, name, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW |
+					   O_CLOEXEC, 0644);
+				if (r >= 0)
+					close(r);
+			} else {
+				r = mkdirat(parent, name, 0755);
+			}
+			if (parent >= 0)
+				close(parent);
+			if (r < 0 && errno != EEXIST)
+				goto fail_errno;
+			fd = lookup(cfg, root, path, last && !dir ? 0 : O_DIRECTORY);
+		}
+		if (fd < 0)
+			goto fail_errno;
+		p += n;
+	}
+	if (fd < 0 || fstat(fd, &st) < 0)
+		goto fail_errno;
+	if (st.st_dev == root_stat.st_dev && st.st_ino == root_stat.st_ino) {
+		if (quiet)
+			goto fail;
+		die(EXIT_SETUP, "%s %s: DST leads back to the container's / (a symbolic link to /?)",
+		    option, m->arg);
+	}
+	if (!dir && S_ISDIR(st.st_mode)) {
+		if (quiet)
+			goto fail;
+		die(EXIT_SETUP, "%s %s: DST %s is a directory, SRC is not", option, m->arg, m->dst);
+	}
+	return fd;
+fail_errno:
+	if (!quiet)
+		die_errno(EXIT_SETUP, "%s %s: DST %s", option, m->arg, m->dst);
+fail:
+	if (fd >= 0)
+		close(fd);
+	return -1;
+}
+
+/* The sources of --bind, cloned before anything in ROOT is looked at. */
+static int source_fd[MAX_MOUNTS];
+
+static void clone_sources(const struct config *cfg)
+{
+	int i;
+
+	for (i = 0; i < cfg->nmounts; i++) {
+		const struct mount_opt *m = &cfg->mounts[i];
+
+		source_fd[i] = -1;
+		if (m->type != MNT_BIND)
+			continue;
+		source_fd[i] = clone_tree(m->src, m->recursive);
+		if (source_fd[i] < 0)
+			die_errno(EXIT_SETUP, "--bind %s: SRC %s", m->arg, m->src);
+		if (m->attr && setattr_fd(source_fd[i], m->attr, true) < 0)
+			die_errno(EXIT_SETUP, "--bind %s: OPTS", m->arg);
+	}
+}
+
+/*
+ * Before --read-only makes ROOT read-only: the bind sources cloned, and the
+ * mount points in ROOT made (not those below /dev, /run, /proc, /sys or
+ * /tmp, which are file systems of ours by then).  Called with or without
+ * --read-only, right after ROOT is bound (or overlaid).
+ */
+void prepare_user_mounts(const struct config *cfg, int root)
+{
+	static const char *const ours[] = { "dev", "run", "proc", "sys", "tmp" };
+	int i;
+	size_t j;
+
+	if (fstat(root, &root_stat) < 0)
+		die_errno(EXIT_SETUP, "%s", cfg->root);
+	clone_sources(cfg);
+	if (!cfg->read_only)
+		return;
+	for (i = 0; i < cfg->nmounts; i++) {
+		const struct mount_opt *m = &cfg->mounts[i];
+		const char *top = m->dst + strspn(m->dst, "/");
+		bool skip = false;
+		int fd;
+
+		for (j = 0; j < sizeof(ours) / sizeof(ours[0]); j++)
+			if (!strncmp(top, ours[j], strlen(ours[j])) &&
+			    (!top[strlen(ours[j])] || top[strlen(ours[j])] == '/'))
+				skip = true;
+		if (skip)
+			continue;
+		fd = make_target(cfg, root, m, m->type == MNT_TMPFS || m->src_dir, true);
+		if (fd >= 0)
+			close(fd);
+	}
+	if (setattr_fd(root, MOUNT_ATTR_RDONLY, true) < 0)
+		die_errno(EXIT_SETUP, "--read-only: %s", cfg->root);
+	verbose(cfg, "--read-only: %s", cfg->root);
+}
+
+/* --read-only: a tmpfs on /tmp, as the API file systems are writable. */
+static void mount_tmp(const struct config *cfg, int root)
+{
+	struct open_how how = {
+		.flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
+		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
+	};
+	const char *bad;
+	int fs, mnt, target;
+	struct stat st;
+
+	target = syscall(SYS_openat2, root, "tmp", &how, sizeof(how));
+	if (target < 0)
+		return;	/* ROOT has no /tmp: skipped, as the API mounts are */
+	if (fstat(target, &st) < 0 || (st.st_dev == root_stat.st_dev && st.st_ino == root_stat.st_ino))
+		die(EXIT_SETUP, "%s/tmp: leads back to ROOT itself", cfg->root);
+	fs = fs_context("tmpfs", "mode=1777", &bad);
+	if (fs < 0 || syscall(SYS_fsconfig, fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0)
+		die_errno(EXIT_SETUP, "mount tmpfs on /tmp");
+	mnt = syscall(SYS_fsmount, fs, FSMOUNT_CLOEXEC, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV);
+	if (mnt < 0 || attach_fd(mnt, target) < 0)
+		die_errno(EXIT_SETUP, "mount tmpfs on /tmp");
+	close(fs);
+	close(mnt);
+	close(target);
+}
+
+/* After the API file systems: the user's mounts, in command-line order. */
+void user_mounts(const struct config *cfg, int root)
+{
+	int i;
+
+	if (cfg->read_only)
+		mount_tmp(cfg, root);
+	for (i = 0; i < cfg->nmounts; i++) {
+		const struct mount_opt *m = &cfg->mounts[i];
+		int target, mnt;
+
+		if (m->type == MNT_TMPFS) {
+			const char *bad;
+			int fs = fs_context("tmpfs", m->fs_opts, &bad);
+
+			if (fs < 0 || syscall(SYS_fsconfig, fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0)
+				die_errno(EXIT_SETUP, "--tmpfs %s", m->arg);
+			mnt = syscall(SYS_fsmount, fs, FSMOUNT_CLOEXEC, m->attr);
+			close(fs);
+			if (mnt < 0)
+				die_errno(EXIT_SETUP, "--tmpfs %s", m->arg);
+			target = make_target(cfg, root, m, true, false);
+		} else {
+			mnt = source_fd[i];
+			target = make_target(cfg, root, m, m->src_dir, false);
+			if (m->src_dir) {
+				struct stat st;
+
+				if (fstat(target, &st) < 0 || !S_ISDIR(st.st_mode))
+					die(EXIT_SETUP, "--bind %s: DST %s is not a directory, SRC is",
+					    m->arg, m->dst);
+			}
+		}
+		if (attach_fd(mnt, target) < 0)
+			die_errno(EXIT_SETUP, "%s %s: mount onto DST %s",
+				  m->type == MNT_TMPFS ? "--tmpfs" : "--bind", m->arg, m->dst);
+		close(mnt);
+		close(target);
+		verbose(cfg, "%s %s", m->type == MNT_TMPFS ? "--tmpfs" : "--bind", m->arg);
+	}
+}
