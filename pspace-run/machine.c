@@ -243,6 +243,15 @@ void machine_set_wid(pid_t wid)
 		warn_errno("machine %s", claimed);
 }
 
+/*
+ * In the leader: the name is pspace-run's, never to be released from here
+ * (a nested pspace-run is pid 1, and so is its leader, in their pspaces).
+ */
+void machine_forget(void)
+{
+	lock_fd = -1;
+}
+
 /* In pspace-run (not in a child of it): the name is free again. */
 void machine_release(void)
 {

@@ -173,6 +173,7 @@ int list_pspaces(const struct config *cfg);
 void machine_claim(struct config *cfg);
 void machine_set_wid(pid_t wid);
 void machine_release(void);
+void machine_forget(void);
 void machine_janitor_release(void);
 pid_t machine_lookup(const char *name);
 const char *machine_of(pid_t leader, pid_t parent, char *buf, size_t size);

@@ -168,6 +168,7 @@ pid_t spawn_pspace(const struct config *cfg, int *pidfd, int *console)
 		die_errno(EXIT_SETUP, "clone3(CLONE_NPSPACE)");
 	}
 	if (pid == 0) {
+		machine_forget();
 		close(alive[1]);
 		if (sock[0] >= 0)
 			close(sock[0]);
