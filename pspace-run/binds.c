@@ -310,6 +310,14 @@ int ephemeral_root(const struct config *cfg)
 	close(fs);
 	if (tmp < 0)
 		die_errno(EXIT_SETUP, "--ephemeral: tmpfs");
+	/*
+	 * overlayfs takes private clones of its layers, which it refuses
+	 * for a detached mount ("failed to clone upperpath"): the tmpfs is
+	 * attached onto ROOT first, in our mount namespace only (ROOT itself
+	 * is named by the fd taken before), and the overlay goes on top.
+	 */
+	if (syscall(SYS_move_mount, tmp, "", AT_FDCWD, cfg->root, MOVE_MOUNT_F_EMPTY_PATH) < 0)
+		die_errno(EXIT_SETUP, "--ephemeral: attach the tmpfs onto %s", cfg->root);
 	/* The overlay's "/" is the upper directory's: ROOT's owner and mode. */
 	if (mkdirat(tmp, "upper", 0755) < 0 || mkdirat(tmp, "work", 0700) < 0 ||
 	    fchownat(tmp, "upper", st.st_uid, st.st_gid, AT_SYMLINK_NOFOLLOW) < 0 ||
