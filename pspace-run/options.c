@@ -29,7 +29,7 @@ static void usage(FILE *out, int status)
 		"Usage: %s [OPTION]... ROOT [COMMAND [ARG]...]\n"
 		"  or:  %s --join=WID [OPTION]... [COMMAND [ARG]...]\n"
 		"  or:  %s --list\n"
-		"Run COMMAND (default /sbin/init) as pid 1 of a new pspace whose root is ROOT.\n"
+		"Run COMMAND (default: ROOT's init, as --boot) as pid 1 of a new pspace whose root is ROOT.\n"
 		"\n"
 		"Verbs:\n"
 		"  -j, --join=WID           run COMMAND (default /bin/sh) in the running\n"
