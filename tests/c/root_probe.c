@@ -83,27 +83,33 @@ static int proc_root(void)
 /* "/" detached, then the mount namespace's own root asked for. */
 static int umount_setns(int how)
 {
+	char path[64];
 	int ns;
 
 	if (how == 1 && unshare(CLONE_NEWNS) < 0) {
 		printf("# unshare(CLONE_NEWNS): %s\n", strerror(errno));
 		return 1;
 	}
-	if (how == 2 && unshare(CLONE_NEWUSER | CLONE_NEWNS) < 0) {
-		printf("# unshare(CLONE_NEWUSER|CLONE_NEWNS): %s\n", strerror(errno));
+	if (how == 2 && (unshare(CLONE_NEWUSER) < 0 || unshare(CLONE_NEWNS) < 0)) {
+		printf("# unshare(CLONE_NEWUSER), unshare(CLONE_NEWNS): %s\n", strerror(errno));
 		return 1;
 	}
-	ns = open("/proc/self/ns/mnt", O_RDONLY | O_CLOEXEC);
-	if (ns < 0)
+	snprintf(path, sizeof(path), "/proc/%d/ns/mnt", (int)getpid());
+	ns = open(path, O_RDONLY | O_CLOEXEC);
+	if (ns < 0) {
+		printf("# %s: %s\n", path, strerror(errno));
 		return 2;
+	}
 	if (umount2("/", MNT_DETACH) < 0)
 		printf("# umount2(/): %s\n", strerror(errno));
 	if (setns(ns, CLONE_NEWNS) < 0) {
 		printf("# setns(mount): %s\n", strerror(errno));
 		return 1;
 	}
-	if (chdir("/") < 0)
+	if (chdir("/") < 0) {
+		printf("# chdir / after setns: %s\n", strerror(errno));
 		return 2;
+	}
 	return found_here();
 }
 
@@ -174,6 +180,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	marker = argv[1];
+	/* Each child's diagnostics reach the file before its _exit(). */
+	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (found_here() == 0 && chdir("/") == 0 && found_here() == 0) {
 		printf("Bail out! %s is inside the container's root already\n", marker);
 		return 1;
@@ -183,9 +191,10 @@ int main(int argc, char **argv)
 	attack("/proc/1/root and /proc/self/root", proc_root);
 	attack("an fd inherited from the caller (fchdir)", inherited_fds);
 	attack("open_by_handle_at", by_handle);
-	attack("umount2(\"/\", MNT_DETACH), setns(own mount namespace)", umount_setns0);
 	attack("unshare(CLONE_NEWNS), umount2(\"/\"), setns", umount_setns1);
-	attack("unshare(CLONE_NEWUSER|CLONE_NEWNS), umount2(\"/\"), setns", umount_setns2);
+	attack("unshare(CLONE_NEWUSER), unshare(CLONE_NEWNS), umount2(\"/\"), setns", umount_setns2);
+	/* Last: the umount2() acts on the container's own mount namespace. */
+	attack("umount2(\"/\", MNT_DETACH), setns(own mount namespace)", umount_setns0);
 	printf("1..%d\n", n);
 	return 0;
 }
