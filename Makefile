@@ -72,7 +72,7 @@ install: pspace-run ## install pspace-run and its man page (DESTDIR, PREFIX)
 	@$(MAKE) -s -C pspace-run install
 
 lint: ## shellcheck the scripts
-	@shellcheck -x -e SC1091 ci/*.sh kernel/*.sh rootfs/*.sh tests/*.sh tests/guest/init tests/guest/run-suites tests/guest/demo tests/guest/demo-level tests/guest/regression tests/guest/bench tests/guest/suites/* tests/bench/*.sh tests/regression/*.sh tests/mutants/*.sh tests/host/* .ci/run
+	@shellcheck -x -e SC1091 ci/*.sh kernel/*.sh rootfs/*.sh tests/*.sh tests/guest/init tests/guest/run-suites tests/guest/demo tests/guest/demo-level tests/guest/regression tests/guest/bench tests/guest/suites/* tests/bench/*.sh tests/regression/*.sh tests/mutants/*.sh tests/host/* tests/initramfs/* .ci/run
 
 clean: ## remove build output (keeps the kernel tree and caches)
 	rm -rf $(B)/results $(B)/rootfs-stage $(B)/rootfs.img $(B)/pspace-run* $(B)/guest-bin $(B)/timings

@@ -5,7 +5,7 @@ set -eu
 
 pkgs=(linux-source-6.12 qemu-system-x86 musl-tools libcap-dev libseccomp-dev gcc make
 	debootstrap bc flex bison libelf-dev libssl-dev cpio e2fsprogs ccache
-	xz-utils git rsync kmod python3 file shellcheck gnuplot-nox)
+	xz-utils git rsync kmod python3 file shellcheck gnuplot-nox busybox-static)
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

@@ -82,11 +82,16 @@ int parse_cap_list(const char *list, uint64_t *mask)
 void lock_down(const struct config *cfg, bool keep_no_caps)
 {
 	cap_value_t cap, max = (cap_value_t)cap_max_bits();
+	uint64_t cap_drop = cfg->cap_drop;
 	cap_t now, want;
+
+	/* Over an initramfs, chroot and setns(mount) lead out (mounts.c). */
+	if (root_moved)
+		cap_drop |= 1ULL << CAP_SYS_CHROOT;
 
 	/* Capabilities this kernel does not know are not there to drop. */
 	for (cap = 0; cap < max && cap <= 63; cap++) {
-		if (!(cfg->cap_drop & (1ULL << cap)))
+		if (!(cap_drop & (1ULL << cap)))
 			continue;
 		if (cap_drop_bound(cap) < 0) {
 			char *name = cap_to_name(cap);
@@ -107,7 +112,7 @@ void lock_down(const struct config *cfg, bool keep_no_caps)
 	for (cap = 0; !keep_no_caps && cap < max && cap <= 63; cap++) {
 		cap_flag_value_t have = CAP_CLEAR;
 
-		if (cfg->cap_drop & (1ULL << cap))
+		if (cap_drop & (1ULL << cap))
 			continue;
 		/* Only what pspace-run itself holds can be kept. */
 		if (cap_get_flag(now, cap, CAP_PERMITTED, &have) || have != CAP_SET)

@@ -21,10 +21,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/mount.h>
+#include <linux/magic.h>
 #include <linux/openat2.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -38,6 +41,9 @@ int umount2(const char *, int);
 #endif
 #ifndef MS_PRIVATE
 #define MS_PRIVATE (1 << 18)
+#endif
+#ifndef MS_MOVE
+#define MS_MOVE 8192
 #endif
 #ifndef MNT_DETACH
 #define MNT_DETACH 2
@@ -438,6 +444,118 @@ static void set_pid_max(long value)
 	close(fd);
 }
 
+bool root_moved;
+
+/*
+ * pivot_root(2) refuses to move the initramfs ("rootfs", the absolute
+ * root of every mount tree, which has no parent to be moved to) away.
+ * When our root is that, pivot_root's EINVAL is expected.
+ */
+static bool root_is_initramfs(void)
+{
+	struct statfs sf;
+
+	return statfs("/", &sf) == 0 && (sf.f_type == RAMFS_MAGIC || sf.f_type == TMPFS_MAGIC);
+}
+
+/* mountinfo's octal escapes (\040 for a space) undone in place. */
+static void unescape(char *s)
+{
+	char *d = s;
+
+	for (; *s; s++, d++) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' &&
+		    s[3] >= '0' && s[3] <= '7') {
+			*d = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
+			s += 3;
+		} else {
+			*d = *s;
+		}
+	}
+	*d = '\0';
+}
+
+/*
+ * Once ROOT covers "/": every other mount of the initramfs (the host's
+ * /proc, /sys, /dev, the file system ROOT came from) detached from the
+ * container's mount namespace, as pivot_root's detach of the old root
+ * does.  Our root is still the initramfs here, so an absolute path names
+ * the initramfs's own directories, not ROOT's: each direct child of the
+ * namespace's root mount (the first line of mountinfo) but ROOT.
+ */
+static void detach_initramfs_mounts(void)
+{
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+	char *buf = NULL, *line, *save = NULL;
+	size_t size = 0, len = 0;
+	int root_id = -1;
+
+	if (!f) {
+		verbose(config, "no /proc/self/mountinfo: the initramfs's mounts stay below ROOT");
+		return;
+	}
+	/* All of it first: detaching the host's /proc ends the reading. */
+	for (;;) {
+		if (len + 4096 + 1 > size) {
+			size = size ? 2 * size : 16384;
+			buf = realloc(buf, size);
+			if (!buf)
+				die(EXIT_SETUP, "out of memory");
+		}
+		size_t n = fread(buf + len, 1, size - len - 1, f);
+
+		if (n == 0)
+			break;
+		len += n;
+	}
+	fclose(f);
+	if (!buf)
+		return;
+	buf[len] = '\0';
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char mp[4096];
+		int id, parent;
+
+		if (sscanf(line, "%d %d %*s %*s %4095s", &id, &parent, mp) != 3)
+			continue;
+		if (root_id < 0) {
+			root_id = id;
+			continue;
+		}
+		if (parent != root_id || !strcmp(mp, "/"))
+			continue;
+		unescape(mp);
+		if (umount2(mp, MNT_DETACH) < 0 && errno != EINVAL && errno != ENOENT)
+			die_errno(EXIT_SETUP, "detach the initramfs's %s", mp);
+		verbose(config, "detached the initramfs's %s", mp);
+	}
+	free(buf);
+}
+
+/*
+ * The fallback where our root is the initramfs, as systemd's switch-root
+ * and runc's --no-pivot do: ROOT moved over "/", then chroot() into it.
+ * The initramfs stays below ROOT as the namespace's root mount; what
+ * could reach it is closed (pspace-run.1, SECURITY): its other mounts
+ * are detached here, and CAP_SYS_CHROOT goes (lock_down), without which
+ * no process can setns() into a mount namespace and so be handed its
+ * root, which is where "umount2("/", MNT_DETACH); setns(own mount
+ * namespace)" would otherwise lead.  A user namespace made inside gets
+ * every mount locked (MNT_LOCKED) and cannot uncover it either.
+ */
+static void move_root_over_initramfs(const struct config *cfg)
+{
+	verbose(cfg, "the root is the initramfs (pivot_root: EINVAL): moving %s over it",
+		cfg->root);
+	if (mount(".", "/", NULL, MS_MOVE, NULL) < 0)
+		die_errno(EXIT_SETUP, "move %s over the initramfs root", cfg->root);
+	if (!TEST_OFF(cfg, OFF_MOVEROOT))
+		detach_initramfs_mounts();
+	if (chroot(".") < 0)
+		die_errno(EXIT_SETUP, "chroot into %s", cfg->root);
+	root_moved = !TEST_OFF(cfg, OFF_MOVEROOT);
+}
+
 void setup_root(const struct config *cfg, int console_sock)
 {
 	size_t i;
@@ -477,10 +595,14 @@ void setup_root(const struct config *cfg, int console_sock)
 	 * pivot_root(".", ".") stacks the old root on top of the new one;
 	 * detaching it leaves nothing of the host reachable, unlike chroot().
 	 */
-	if (syscall(SYS_pivot_root, ".", ".") < 0)
+	if (syscall(SYS_pivot_root, ".", ".") == 0) {
+		if (umount2(".", MNT_DETACH) < 0)
+			die_errno(EXIT_SETUP, "detach the old root");
+	} else if (errno == EINVAL && root_is_initramfs()) {
+		move_root_over_initramfs(cfg);
+	} else {
 		die_errno(EXIT_SETUP, "pivot_root into %s", cfg->root);
-	if (umount2(".", MNT_DETACH) < 0)
-		die_errno(EXIT_SETUP, "detach the old root");
+	}
 	if (chdir("/") < 0)
 		die_errno(EXIT_SETUP, "chdir /");
 	close(root);

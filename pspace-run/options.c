@@ -150,7 +150,7 @@ static void parse_test_off(struct config *cfg)
 #ifdef PSPACE_TEST_FIXTURE
 	static const char *const names[] = {
 		"inroot", "sysro", "procmask", "fds", "ns", "capsets", "join", "init",
-		"devices",
+		"devices", "moveroot",
 	};
 	const char *off = getenv("PSPACE_TEST_OFF");
 	size_t i;

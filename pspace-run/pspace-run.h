@@ -43,6 +43,7 @@ enum test_off {
 	OFF_JOIN = 1 << 6,	/* --join takes the caller's privileges */
 	OFF_INIT = 1 << 7,	/* the --as-pid2 init as in 0.1: privileged, one pgrp */
 	OFF_DEVICES = 1 << 8,	/* no device policy on the cgroup */
+	OFF_MOVEROOT = 1 << 9,	/* initramfs fallback as runc --no-pivot: nothing closed */
 };
 #ifdef PSPACE_TEST_FIXTURE
 #define TEST_OFF(cfg, bit) ((cfg)->test_off & (bit))
@@ -140,6 +141,8 @@ pid_t spawn_pspace(const struct config *cfg, int *pidfd, int *console);
 
 /* mounts.c */
 void setup_root(const struct config *cfg, int console_sock);
+/* The leader's root was moved over an initramfs, not pivoted (mounts.c). */
+extern bool root_moved;
 
 /* cgroup.c */
 int cgroup_create(const struct config *cfg, const int alive[2]);

@@ -192,11 +192,26 @@ static int wait_for(pid_t child)
 static void join_and_run(const struct config *joined, int pidfd)
 {
 	pid_t command;
+	char path[64];
+	int root;
 
+	/*
+	 * setns() gives the top of the mount namespace's root mount, which
+	 * is the container's root only while the container leaves it there:
+	 * one that detached its "/" (over an initramfs, the host's root lies
+	 * below) would have us land outside.  The leader's own root it is.
+	 */
+	snprintf(path, sizeof(path), "/proc/%d/root", (int)joined->join);
+	root = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (root < 0)
+		die_errno(EXIT_SETUP, "--join %d: its root", (int)joined->join);
 	if (setns(pidfd, CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWIPC |
 		  CLONE_NEWCGROUP) < 0)
 		die_errno(EXIT_SETUP, "--join %d: setns", (int)joined->join);
 	close(pidfd);
+	if (fchdir(root) < 0 || chroot(".") < 0)
+		die_errno(EXIT_SETUP, "--join %d: enter its root", (int)joined->join);
+	close(root);
 	if (chdir("/") < 0)
 		die_errno(EXIT_SETUP, "chdir /");
 	console_setup_child(joined, -1);

@@ -16,7 +16,8 @@
 #
 # PSPACE_KVM=1 uses KVM when /dev/kvm exists (off by default: it has hung
 # guests here).  PSPACE_TIMEOUT (seconds) bounds a check run (default 1500).
-# SUITES=20-pspace-run,40-systemd runs only those suites.
+# SUITES=20-pspace-run,40-systemd runs only those suites (80-initramfs: the
+# initramfs guest of tests/run-initramfs.sh, booted after the disk guest).
 set -eu
 . "$(dirname "$0")/../ci/lib.sh"
 
@@ -78,6 +79,13 @@ timeout -k 10 "$timeout" "${qemu[@]}" </dev/null 2>&1 | tee "$console" || rc=$?
 [ "$rc" = 124 ] && note "guest timed out after ${timeout}s (console: $console)"
 
 case "$mode" in check | check-debug) ;; *) exit "$rc" ;; esac
+# The initramfs guest (tests/run-initramfs.sh), a machine of its own,
+# into the same results; in SUITES its name is 80-initramfs.
+if [ "$mode" = check ] && case ",${SUITES:-80-initramfs}," in *,80-initramfs,*) true ;; *) false ;; esac; then
+	echo "# suite: 80-initramfs (the initramfs guest)"
+	"$TOP/tests/run-initramfs.sh" "$results" "$kernel" >/dev/null || true
+	cat "$results/80-initramfs.tap"
+fi
 # The host-side suites (tests/host/) go into the same summary
 # (PSPACE_HOST_SUITES=0 leaves them out: make check-mutants).
 for t in "$TOP"/tests/host/*; do
