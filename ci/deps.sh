@@ -3,7 +3,7 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-pkgs=(linux-source-6.12 qemu-system-x86 musl-tools libcap-dev libseccomp-dev gcc make
+pkgs=(linux-source-6.12 qemu-system-x86 musl-tools libcap-dev libseccomp-dev libjson-c-dev gcc make
 	debootstrap bc flex bison libelf-dev libssl-dev cpio e2fsprogs ccache
 	xz-utils git rsync kmod python3 file shellcheck gnuplot-nox busybox-static)
 missing=()

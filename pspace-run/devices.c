@@ -64,6 +64,38 @@ static const struct bpf_insn program[] = {
 };
 
 /*
+ * The program loaded and attached to the cgroup @cgroup (a directory
+ * fd); -1 with errno set on failure.  Also the OCI runtime's device
+ * policy (oci-cgroup.c).
+ */
+int device_policy_attach(int cgroup)
+{
+	union bpf_attr attr;
+	int prog, saved;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.prog_type = BPF_PROG_TYPE_CGROUP_DEVICE;
+	attr.insns = (uintptr_t)program;
+	attr.insn_cnt = sizeof(program) / sizeof(program[0]);
+	attr.license = (uintptr_t)"GPL";
+	prog = syscall(SYS_bpf, BPF_PROG_LOAD, &attr, sizeof(attr));
+	if (prog < 0)
+		return -1;
+	memset(&attr, 0, sizeof(attr));
+	attr.target_fd = cgroup;
+	attr.attach_bpf_fd = prog;
+	attr.attach_type = BPF_CGROUP_DEVICE;
+	if (syscall(SYS_bpf, BPF_PROG_ATTACH, &attr, sizeof(attr)) < 0) {
+		saved = errno;
+		close(prog);
+		errno = saved;
+		return -1;
+	}
+	close(prog);
+	return 0;
+}
+
+/*
  * In the leader, in its delegated cgroup: the program goes onto the
  * cgroup its cgroup namespace shows as the root.  A nested pspace-run
  * (bpf(2) refused by the outer filter) leaves it to the outer program,
@@ -71,24 +103,10 @@ static const struct bpf_insn program[] = {
  */
 void restrict_devices(const struct config *cfg)
 {
-	union bpf_attr attr;
-	int fs, mnt, cgroup, prog;
+	int fs, mnt, cgroup;
 
 	if (!cgroup_is_delegated() || TEST_OFF(cfg, OFF_DEVICES))
 		return;
-	memset(&attr, 0, sizeof(attr));
-	attr.prog_type = BPF_PROG_TYPE_CGROUP_DEVICE;
-	attr.insns = (uintptr_t)program;
-	attr.insn_cnt = sizeof(program) / sizeof(program[0]);
-	attr.license = (uintptr_t)"GPL";
-	prog = syscall(SYS_bpf, BPF_PROG_LOAD, &attr, sizeof(attr));
-	if (prog < 0 && errno == EPERM) {
-		verbose(cfg, "no device policy of its own (bpf: EPERM): the outer one holds");
-		return;
-	}
-	if (prog < 0)
-		die_errno(EXIT_SETUP, "load the device policy (bpf)");
-
 	fs = syscall(SYS_fsopen, "cgroup2", FSOPEN_CLOEXEC);
 	if (fs < 0 || syscall(SYS_fsconfig, fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0)
 		die_errno(EXIT_SETUP, "the container's cgroup");
@@ -98,15 +116,17 @@ void restrict_devices(const struct config *cfg)
 	cgroup = openat(mnt, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (cgroup < 0)
 		die_errno(EXIT_SETUP, "the container's cgroup");
-
-	memset(&attr, 0, sizeof(attr));
-	attr.target_fd = cgroup;
-	attr.attach_bpf_fd = prog;
-	attr.attach_type = BPF_CGROUP_DEVICE;
-	if (syscall(SYS_bpf, BPF_PROG_ATTACH, &attr, sizeof(attr)) < 0)
+	if (device_policy_attach(cgroup) < 0) {
+		if (errno == EPERM) {
+			verbose(cfg, "no device policy of its own (bpf: EPERM): the outer one holds");
+			close(cgroup);
+			close(mnt);
+			close(fs);
+			return;
+		}
 		die_errno(EXIT_SETUP, "attach the device policy to the container's cgroup");
+	}
 	close(cgroup);
 	close(mnt);
 	close(fs);
-	close(prog);
 }

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "pspace-run.h"
+#include "oci.h"
 
 /*
  * ROOT must be a directory.  It is resolved here, once, as chroot(1)
@@ -51,6 +52,9 @@ int main(int argc, char **argv)
 	int console = -1;
 	int status;
 
+	/* The OCI runtime's command line (oci-main.c): VERB ID, as runc's. */
+	if (oci_is_command(argc, argv))
+		return oci_main(argc, argv);
 	parse_options(&cfg, argc, argv);
 	if (cfg.list)
 		return list_pspaces(&cfg);

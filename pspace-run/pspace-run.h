@@ -122,6 +122,7 @@ void install_seccomp(const struct config *cfg);
 
 /* devices.c */
 void restrict_devices(const struct config *cfg);
+int device_policy_attach(int cgroup);
 
 /* util.c */
 extern const char *progname;

@@ -1,0 +1,568 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The container's side of create, in the leader (pid 1 of the new
+ * pspace, in its own mount namespace), and of exec.
+ *
+ * The file system is set up as pspace-run's own (mounts.c) is: root.path
+ * bound onto itself, every mount point looked up in it with openat2() and
+ * RESOLVE_IN_ROOT (a symbolic link in the image never leads onto the
+ * host), every file system mounted onto that fd with the new mount API,
+ * then pivot_root and the old root detached.  The order is config.json's.
+ * A missing mount point is made (as OCI asks), inside the root through
+ * directory fds.  Then the default devices, sysctl, maskedPaths,
+ * readonlyPaths and a read-only root.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <json-c/json.h>
+#include <limits.h>
+#include <linux/mount.h>
+#include <linux/openat2.h>
+#include <seccomp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/capability.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <sys/un.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include "pspace-run.h"
+#include "oci.h"
+
+int mount(const char *, const char *, const char *, unsigned long, const void *);
+int umount2(const char *, int);
+#ifndef MS_REC
+#define MS_REC 16384
+#endif
+#ifndef MS_PRIVATE
+#define MS_PRIVATE (1 << 18)
+#endif
+#ifndef MNT_DETACH
+#define MNT_DETACH 2
+#endif
+#ifndef AT_RECURSIVE
+#define AT_RECURSIVE 0x8000
+#endif
+#ifndef TIOCGPTPEER
+#define TIOCGPTPEER _IO('T', 0x41)
+#endif
+
+#define DEFAULT_PATH "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+
+static int sys_open_tree(int dfd, const char *path, unsigned int flags)
+{
+	return syscall(SYS_open_tree, dfd, path, flags | OPEN_TREE_CLOEXEC);
+}
+
+static int attach(int mnt, int target)
+{
+	return syscall(SYS_move_mount, mnt, "", target, "",
+		       MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH);
+}
+
+static int set_attr(int fd, unsigned int flags, uint64_t set, uint64_t clr, uint64_t prop)
+{
+	struct mount_attr a = { .attr_set = set, .attr_clr = clr, .propagation = prop };
+
+	return syscall(SYS_mount_setattr, fd, "", flags | AT_EMPTY_PATH, &a, sizeof(a));
+}
+
+static int open_in(int root, const char *path, int flags, uint64_t resolve)
+{
+	struct open_how how = { .flags = flags | O_CLOEXEC, .resolve = resolve };
+
+	return syscall(SYS_openat2, root, path, &how, sizeof(how));
+}
+
+#define IN_ROOT (RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS)
+
+/*
+ * The mount point @dest (absolute in the container) inside @root: made
+ * when missing, a directory unless @file, component by component through
+ * directory fds resolved in the root.  Returns it O_PATH.
+ */
+static int mount_point(int root, const char *dest, bool file)
+{
+	char *path = strdup(dest), *comp, *next;
+	int dir = dup(root), fd;
+
+	for (comp = path; *comp == '/'; comp++)
+		;
+	while (*comp) {
+		next = strchr(comp, '/');
+		if (next)
+			while (*next == '/')
+				*next++ = '\0';
+		if (!strcmp(comp, ".."))
+			die(EXIT_SETUP, "mount destination %s: has a '..'", dest);
+		fd = open_in(dir, comp, O_PATH, IN_ROOT);
+		if (fd < 0 && errno == ENOENT) {
+			if (next && *next)
+				file = false;
+			if ((!next || !*next) && file) {
+				int f = openat(dir, comp, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW |
+					       O_CLOEXEC, 0644);
+
+				if (f < 0 && errno != EEXIST)
+					die_errno(EXIT_SETUP, "mount destination %s: create", dest);
+				if (f >= 0)
+					close(f);
+			} else if (mkdirat(dir, comp, 0755) < 0 && errno != EEXIST) {
+				die_errno(EXIT_SETUP, "mount destination %s: mkdir", dest);
+			}
+			fd = open_in(dir, comp, O_PATH, IN_ROOT);
+		}
+		if (fd < 0)
+			die_errno(EXIT_SETUP, "mount destination %s", dest);
+		close(dir);
+		dir = fd;
+		if (!next)
+			break;
+		comp = next;
+	}
+	free(path);
+	return dir;
+}
+
+static int new_fs(const char *type, const char *data, uint64_t attr, const char *dest)
+{
+	char *opts = strdup(data ? data : ""), *opt, *save = NULL;
+	int fs, mnt;
+
+	fs = syscall(SYS_fsopen, type, FSOPEN_CLOEXEC);
+	if (fs < 0)
+		return -1;
+	for (opt = strtok_r(opts, ",", &save); opt; opt = strtok_r(NULL, ",", &save)) {
+		char *value = strchr(opt, '=');
+		int r;
+
+		if (value) {
+			*value++ = '\0';
+			r = syscall(SYS_fsconfig, fs, FSCONFIG_SET_STRING, opt, value, 0);
+		} else {
+			r = syscall(SYS_fsconfig, fs, FSCONFIG_SET_FLAG, opt, NULL, 0);
+		}
+		if (r < 0)
+			die_errno(EXIT_SETUP, "mount %s on %s: option %s", type, dest, opt);
+	}
+	free(opts);
+	if (syscall(SYS_fsconfig, fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0) {
+		int e = errno;
+
+		close(fs);
+		errno = e;
+		return -1;
+	}
+	mnt = syscall(SYS_fsmount, fs, FSMOUNT_CLOEXEC, attr);
+	close(fs);
+	return mnt;
+}
+
+static int host_sys = -1;
+static const char *const dev_nodes[] = { "null", "zero", "full", "random", "urandom", "tty" };
+static int dev_node_fd[sizeof(dev_nodes) / sizeof(dev_nodes[0])];
+
+static void do_mount(int root, const struct oci_mount *m)
+{
+	const char *type = m->type ? m->type : "bind";
+	bool file = false;
+	int target, mnt;
+
+	if (!strcmp(m->destination, "/") || !m->destination[1])
+		die(EXIT_SETUP, "mounts: destination / is root.path's business");
+	if (m->bind) {
+		struct stat st;
+
+		if (stat(m->source, &st) < 0)
+			die_errno(EXIT_SETUP, "mount %s: source %s", m->destination, m->source);
+		file = !S_ISDIR(st.st_mode);
+		mnt = sys_open_tree(AT_FDCWD, m->source,
+				    OPEN_TREE_CLONE | (m->recursive ? AT_RECURSIVE : 0));
+		if (mnt < 0)
+			die_errno(EXIT_SETUP, "bind %s on %s", m->source, m->destination);
+		if (set_attr(mnt, m->recursive ? AT_RECURSIVE : 0, m->attr,
+			     m->attr & MOUNT_ATTR__ATIME ? MOUNT_ATTR__ATIME : 0,
+			     m->propagation) < 0)
+			die_errno(EXIT_SETUP, "bind %s on %s: options", m->source, m->destination);
+	} else {
+		const char *fstype = !strcmp(type, "cgroup") ? "cgroup2" : type;
+
+		mnt = new_fs(fstype, m->data, m->attr, m->destination);
+		if (mnt < 0 && !strcmp(type, "sysfs") && host_sys >= 0) {
+			/* No network namespace of its own: the host's sysfs, read-only. */
+			mnt = host_sys;
+			host_sys = -1;
+		}
+		if (mnt < 0)
+			die_errno(EXIT_SETUP, "mount %s on %s", type, m->destination);
+		if (m->propagation && set_attr(mnt, 0, 0, 0, m->propagation) < 0)
+			die_errno(EXIT_SETUP, "mount %s on %s: propagation", type, m->destination);
+	}
+	target = mount_point(root, m->destination, file);
+	if (attach(mnt, target) < 0)
+		die_errno(EXIT_SETUP, "mount %s on %s", type, m->destination);
+	close(mnt);
+	close(target);
+}
+
+static const struct { const char *name, *link; } dev_links[] = {
+	{ "ptmx", "pts/ptmx" }, { "fd", "/proc/self/fd" }, { "stdin", "/proc/self/fd/0" },
+	{ "stdout", "/proc/self/fd/1" }, { "stderr", "/proc/self/fd/2" },
+};
+
+/* The default devices, bound from the host's nodes onto files of /dev. */
+static void default_devices(int root)
+{
+	int dev = open_in(root, "dev", O_PATH | O_DIRECTORY, IN_ROOT);
+	size_t i;
+
+	if (dev < 0) {
+		if (errno == ENOENT)
+			return;
+		die_errno(EXIT_SETUP, "/dev");
+	}
+	for (i = 0; i < sizeof(dev_nodes) / sizeof(dev_nodes[0]); i++) {
+		int fd = openat(dev, dev_nodes[i], O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW |
+				O_CLOEXEC, 0666);
+
+		if (fd < 0 && errno == EEXIST)
+			fd = openat(dev, dev_nodes[i], O_PATH | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0 || attach(dev_node_fd[i], fd) < 0)
+			die_errno(EXIT_SETUP, "/dev/%s", dev_nodes[i]);
+		close(fd);
+		close(dev_node_fd[i]);
+	}
+	for (i = 0; i < sizeof(dev_links) / sizeof(dev_links[0]); i++)
+		if (symlinkat(dev_links[i].link, dev, dev_links[i].name) < 0 && errno != EEXIST)
+			die_errno(EXIT_SETUP, "symlink /dev/%s", dev_links[i].name);
+	close(dev);
+}
+
+void oci_set_sysctl(const struct oci_spec *s)
+{
+	int i;
+
+	for (i = 0; i < s->nsysctl; i++) {
+		char path[PATH_MAX], *p;
+		int fd;
+		size_t n = strlen(s->sysctl_values[i]);
+
+		snprintf(path, sizeof(path), "/proc/sys/%s", s->sysctl_keys[i]);
+		for (p = path + 10; *p; p++)
+			if (*p == '.')
+				*p = '/';
+		fd = open(path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0 || write(fd, s->sysctl_values[i], n) != (ssize_t)n)
+			die_errno(EXIT_SETUP, "linux.sysctl: %s", s->sysctl_keys[i]);
+		close(fd);
+	}
+}
+
+/* After pivot_root: paths are the container's own, nothing leads out. */
+static void mask_paths(char **paths)
+{
+	int i;
+
+	for (i = 0; paths && paths[i]; i++) {
+		struct stat st;
+		int target, mnt;
+
+		target = open(paths[i], O_PATH | O_NOFOLLOW | O_CLOEXEC);
+		if (target < 0 && errno == ENOENT)
+			continue;
+		if (target < 0 || fstat(target, &st) < 0)
+			die_errno(EXIT_SETUP, "linux.maskedPaths: %s", paths[i]);
+		if (S_ISDIR(st.st_mode))
+			mnt = new_fs("tmpfs", "size=0,mode=0755", MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID |
+				     MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC, paths[i]);
+		else
+			mnt = sys_open_tree(AT_FDCWD, "/dev/null", OPEN_TREE_CLONE);
+		if (mnt < 0 || attach(mnt, target) < 0)
+			die_errno(EXIT_SETUP, "linux.maskedPaths: %s", paths[i]);
+		close(mnt);
+		close(target);
+	}
+}
+
+static void readonly_paths(char **paths)
+{
+	int i;
+
+	for (i = 0; paths && paths[i]; i++) {
+		int mnt = sys_open_tree(AT_FDCWD, paths[i], OPEN_TREE_CLONE | AT_RECURSIVE |
+					AT_SYMLINK_NOFOLLOW), target;
+
+		if (mnt < 0 && errno == ENOENT)
+			continue;
+		target = open(paths[i], O_PATH | O_NOFOLLOW | O_CLOEXEC);
+		if (mnt < 0 || target < 0 ||
+		    set_attr(mnt, AT_RECURSIVE, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID |
+			     MOUNT_ATTR_NODEV, 0, 0) < 0 ||
+		    attach(mnt, target) < 0)
+			die_errno(EXIT_SETUP, "linux.readonlyPaths: %s", paths[i]);
+		close(mnt);
+		close(target);
+	}
+}
+
+void oci_setup_root(const struct oci_spec *s)
+{
+	char path[32];
+	size_t i;
+	int root;
+
+	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
+		die_errno(EXIT_SETUP, "make / private");
+	for (i = 0; i < sizeof(dev_nodes) / sizeof(dev_nodes[0]); i++) {
+		snprintf(path, sizeof(path), "/dev/%s", dev_nodes[i]);
+		dev_node_fd[i] = sys_open_tree(AT_FDCWD, path, OPEN_TREE_CLONE);
+		if (dev_node_fd[i] < 0)
+			die_errno(EXIT_SETUP, "%s", path);
+	}
+	host_sys = sys_open_tree(AT_FDCWD, "/sys", OPEN_TREE_CLONE);
+	if (host_sys >= 0 && set_attr(host_sys, 0, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID |
+				      MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC, 0, 0) < 0)
+		die_errno(EXIT_SETUP, "make /sys read-only");
+
+	root = sys_open_tree(AT_FDCWD, s->root, OPEN_TREE_CLONE | AT_RECURSIVE);
+	if (root < 0 || syscall(SYS_move_mount, root, "", AT_FDCWD, s->root,
+				MOVE_MOUNT_F_EMPTY_PATH) < 0)
+		die_errno(EXIT_SETUP, "root.path: bind %s onto itself", s->root);
+	if (fchdir(root) < 0)
+		die_errno(EXIT_SETUP, "root.path: %s", s->root);
+	for (i = 0; i < (size_t)s->nmounts; i++)
+		do_mount(root, &s->mounts[i]);
+	default_devices(root);
+	if (host_sys >= 0)
+		close(host_sys);
+
+	if (syscall(SYS_pivot_root, ".", ".") < 0)
+		die_errno(EXIT_SETUP, "pivot_root into %s", s->root);
+	if (umount2(".", MNT_DETACH) < 0)
+		die_errno(EXIT_SETUP, "detach the old root");
+	if (chdir("/") < 0)
+		die_errno(EXIT_SETUP, "chdir /");
+	close(root);
+	oci_set_sysctl(s);
+	mask_paths(s->masked);
+	readonly_paths(s->readonly);
+	if (s->root_readonly) {
+		int fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+
+		if (fd < 0 || set_attr(fd, 0, MOUNT_ATTR_RDONLY, 0, 0) < 0)
+			die_errno(EXIT_SETUP, "root.readonly");
+		close(fd);
+	}
+}
+
+int oci_connect_console(const char *path)
+{
+	struct sockaddr_un addr = { .sun_family = AF_UNIX };
+	int fd;
+
+	if (strlen(path) >= sizeof(addr.sun_path))
+		oci_fail(EXIT_SETUP, "--console-socket %s: path too long", path);
+	strcpy(addr.sun_path, path);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0 || connect(fd, (struct sockaddr *)&addr, sizeof(addr)) < 0)
+		oci_fail(EXIT_SETUP, "--console-socket %s: %s", path, strerror(errno));
+	return fd;
+}
+
+int oci_send_fd(int sock, int fd, const char *name)
+{
+	char control[CMSG_SPACE(sizeof(int))];
+	struct iovec iov = { .iov_base = (void *)name, .iov_len = strlen(name) };
+	struct msghdr msg = {
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = control, .msg_controllen = sizeof(control),
+	};
+	struct cmsghdr *c;
+
+	memset(control, 0, sizeof(control));
+	c = CMSG_FIRSTHDR(&msg);
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(c), &fd, sizeof(int));
+	return sendmsg(sock, &msg, 0) < 0 ? -1 : 0;
+}
+
+/*
+ * process.terminal: a pty of the container's own devpts; its master goes
+ * to the engine through --console-socket, its other end becomes our
+ * controlling terminal and stdio.
+ */
+void oci_setup_console(int sock, const struct oci_process *p)
+{
+	int master, slave, unlock = 0;
+	char name[64];
+	struct winsize ws = { .ws_row = p->rows, .ws_col = p->cols };
+
+	master = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC);
+	if (master < 0)
+		die_errno(EXIT_SETUP, "process.terminal: /dev/ptmx");
+	if (ioctl(master, TIOCSPTLCK, &unlock) < 0)
+		die_errno(EXIT_SETUP, "process.terminal: unlock the pty");
+	slave = ioctl(master, TIOCGPTPEER, O_RDWR | O_NOCTTY);
+	if (slave < 0)
+		die_errno(EXIT_SETUP, "process.terminal: open the pty");
+	if (ptsname_r(master, name, sizeof(name)))
+		snprintf(name, sizeof(name), "/dev/pts/?");
+	if ((p->rows || p->cols) && ioctl(slave, TIOCSWINSZ, &ws) < 0)
+		die_errno(EXIT_SETUP, "process.consoleSize");
+	if (oci_send_fd(sock, master, name) < 0)
+		die_errno(EXIT_SETUP, "--console-socket: send the pty");
+	close(master);
+	close(sock);
+	setsid();
+	if (ioctl(slave, TIOCSCTTY, 0) < 0)
+		die_errno(EXIT_SETUP, "process.terminal: make the pty our terminal");
+	if (dup2(slave, 0) < 0 || dup2(slave, 1) < 0 || dup2(slave, 2) < 0)
+		die_errno(EXIT_SETUP, "process.terminal: dup2");
+	if (slave > 2)
+		close(slave);
+}
+
+static const char *env_get(char **env, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (; env && *env; env++)
+		if (!strncmp(*env, name, n) && (*env)[n] == '=')
+			return *env + n + 1;
+	return NULL;
+}
+
+/* args[0] as execvp would find it, with the process's own PATH. */
+char *oci_find_executable(const struct oci_process *p)
+{
+	const char *cmd = p->args[0], *path = env_get(p->env, "PATH");
+	char *copy, *dir, *save = NULL, buf[PATH_MAX];
+	struct stat st;
+
+	if (strchr(cmd, '/')) {
+		if (stat(cmd, &st) < 0)
+			return NULL;
+		return strdup(cmd);
+	}
+	copy = strdup(path ? path : DEFAULT_PATH);
+	for (dir = strtok_r(copy, ":", &save); dir; dir = strtok_r(NULL, ":", &save)) {
+		snprintf(buf, sizeof(buf), "%s/%s", *dir ? dir : ".", cmd);
+		if (stat(buf, &st) == 0 && S_ISREG(st.st_mode) && access(buf, X_OK) == 0) {
+			free(copy);
+			return strdup(buf);
+		}
+	}
+	free(copy);
+	errno = ENOENT;
+	return NULL;
+}
+
+static void set_caps(const struct oci_process *p)
+{
+	cap_value_t cap, max = (cap_value_t)cap_max_bits();
+	cap_t want = cap_init();
+	static const cap_flag_t sets[] = { CAP_EFFECTIVE, CAP_INHERITABLE, CAP_PERMITTED };
+	static const int idx[] = { CAPSET_EFFECTIVE, CAPSET_INHERITABLE, CAPSET_PERMITTED };
+	size_t k;
+
+	if (!want)
+		die_errno(EXIT_SETUP, "capabilities");
+	for (cap = 0; cap < max && cap <= 63; cap++)
+		for (k = 0; k < 3; k++)
+			if (p->caps[idx[k]] & (1ULL << cap) &&
+			    cap_set_flag(want, sets[k], 1, &cap, CAP_SET))
+				die_errno(EXIT_SETUP, "capabilities");
+	if (cap_set_proc(want) < 0)
+		die_errno(EXIT_SETUP, "process.capabilities: set them");
+	cap_free(want);
+	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) < 0 && errno != EINVAL)
+		die_errno(EXIT_SETUP, "clear the ambient capabilities");
+	for (cap = 0; cap < max && cap <= 63; cap++)
+		if (p->caps[CAPSET_AMBIENT] & (1ULL << cap) &&
+		    prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, cap, 0, 0) < 0)
+			die_errno(EXIT_SETUP, "process.capabilities.ambient: %s", cap_to_name(cap));
+}
+
+void oci_load_seccomp(void *ctx)
+{
+	int r;
+
+	if (!ctx)
+		return;
+	r = seccomp_load(ctx);
+	if (r < 0) {
+		errno = -r;
+		die_errno(EXIT_SETUP, "linux.seccomp: load the filter");
+	}
+}
+
+/*
+ * The process's privileges, in runc's order: rlimits (raising a hard one
+ * needs CAP_SYS_RESOURCE), the bounding set, the seccomp filter while
+ * CAP_SYS_ADMIN is still there (or, with noNewPrivileges, last), the
+ * user and groups with the permitted set kept, the capability sets, the
+ * umask and the working directory.
+ */
+void oci_lock_down(const struct oci_process *p, void *ctx)
+{
+	cap_value_t cap, max = (cap_value_t)cap_max_bits();
+	int i;
+
+	for (i = 0; i < p->nrlimits; i++)
+		if (setrlimit(p->rlimits[i].resource, &p->rlimits[i].limit) < 0)
+			die_errno(EXIT_SETUP, "process.rlimits[%d]", i);
+	if (p->has_oom_score_adj) {
+		char buf[16];
+		int fd = open("/proc/self/oom_score_adj", O_WRONLY | O_CLOEXEC);
+		int n = snprintf(buf, sizeof(buf), "%d", p->oom_score_adj);
+
+		if (fd < 0 || write(fd, buf, n) != n)
+			die_errno(EXIT_SETUP, "process.oomScoreAdj");
+		close(fd);
+	}
+	for (cap = 0; cap < max && cap <= 63; cap++)
+		if (!(p->caps[CAPSET_BOUNDING] & (1ULL << cap)) && cap_drop_bound(cap) < 0)
+			die_errno(EXIT_SETUP, "drop %s from the bounding set", cap_to_name(cap));
+	if (!p->no_new_privileges)
+		oci_load_seccomp(ctx);
+	if (prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0) < 0)
+		die_errno(EXIT_SETUP, "prctl(PR_SET_KEEPCAPS)");
+	if (setgroups(p->ngroups, p->groups) < 0)
+		die_errno(EXIT_SETUP, "process.user.additionalGids");
+	if (setresgid(p->gid, p->gid, p->gid) < 0)
+		die_errno(EXIT_SETUP, "process.user.gid %u", (unsigned int)p->gid);
+	if (setresuid(p->uid, p->uid, p->uid) < 0)
+		die_errno(EXIT_SETUP, "process.user.uid %u", (unsigned int)p->uid);
+	if (prctl(PR_SET_KEEPCAPS, 0, 0, 0, 0) < 0)
+		die_errno(EXIT_SETUP, "prctl(PR_SET_KEEPCAPS)");
+	set_caps(p);
+	if (p->no_new_privileges && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+		die_errno(EXIT_SETUP, "prctl(PR_SET_NO_NEW_PRIVS)");
+	umask(p->has_umask ? p->umask : 022);
+	if (chdir(p->cwd) < 0)
+		die_errno(EXIT_SETUP, "process.cwd %s", p->cwd);
+}
+
+void oci_exec_process(const struct oci_process *p)
+{
+	static char *empty[] = { NULL };
+	char *path;
+
+	/* With noNewPrivileges the filter comes last, as runc loads it. */
+	path = oci_find_executable(p);
+	if (!path)
+		die_errno(EXIT_NOT_FOUND, "process.args[0] %s", p->args[0]);
+	execve(path, p->args, p->env ? p->env : empty);
+	die_errno(errno == ENOENT || errno == ENOTDIR ? EXIT_NOT_FOUND : EXIT_CANNOT_RUN,
+		  "process.args[0] %s", path);
+}
