@@ -123,6 +123,9 @@ if host:
     md.append("| guest | seconds | host load (1 min) | host CPU idle | calibration loop spread |\n"
               "|---|---:|---:|---:|---:|")
     for b, kv in host:
+        if b == "incomplete":
+            warnings.append("%s: **did not finish** (timed out; see %s)" % (kv.get("guest"), kv.get("console")))
+            continue
         g = kv.get("guest")
         cal = [num(x.get("calib_ns")) for bb, x in load(os.path.join(d, g + ".txt"))
                if bb in ("forkrate", "forkdepth") and num(x.get("calib_ns"))]

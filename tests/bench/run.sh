@@ -25,6 +25,9 @@ boot() {
 		die "the $1 guest's bench run failed; see $out/console-$1.log"
 	read -r i1 t1 < <(cpu_idle)
 	cp "$BUILD/results/bench.txt" "$out/$1.txt"
+	# A guest that timed out still gives its rows; say that it did.
+	[ -f "$BUILD/results/complete" ] ||
+		echo "RESULT incomplete guest=$1 console=console-$1.log" | tee -a "$out/host.txt" >&2
 	echo "RESULT host guest=$1 seconds=$((SECONDS - start)) cpus=$(nproc)" \
 		"load1=$(cut -d' ' -f1 /proc/loadavg)" \
 		"idle=$(awk "BEGIN { printf \"%.3f\", ($i1 - $i0) / ($t1 - $t0 + 1) }")" >>"$out/host.txt"
