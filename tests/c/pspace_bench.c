@@ -7,18 +7,44 @@
  *   create ROUNDS N          fork / clone3(NEWPID) / clone3(NPSPACE) + reap,
  *                            interleaved rounds, ns per create+reap
  *   killwid ROUNDS CALLS     kill(-wid) on a 10-process pspace beside
- *                            0..10,000 unrelated tasks, and on pspaces of
- *                            10..5,000 processes, ns per call
+ *                            0..10,000 unrelated tasks, ns per call
+ *   killsize ROUNDS CALLS N...  kill(-wid) on pspaces of N processes (up to
+ *                            20,000: children made with CLONE_VM, so that
+ *                            they cost no page tables), ns per call
+ *   teardown ROUNDS N...     end a tree of N processes until all are reaped:
+ *                            kill(-wid, SIGKILL) on a pspace, cgroup.kill on
+ *                            a CLONE_NEWPID tree in a cgroup of its own
+ *   freeze ROUNDS N...       stop a tree of N processes (all stopped) and let
+ *                            it go on: SIGSTOP/SIGCONT to -wid against
+ *                            cgroup.freeze 1/0
  *   forkrate ROUNDS N        fork+exit+wait in the caller's namespace, with
  *                            the default pid_max and with pid_max 1000
+ *   forkdepth ROUNDS N KINDS DEPTH...  fork+exit+wait in the innermost of
+ *                            DEPTH nested namespaces of each kind (KINDS:
+ *                            "newpid,npspace" or "newpid")
+ *   forkpath N FUNC...       kprobe counts of FUNC per fork+exit+wait, at
+ *                            depths 0, 1, 8, 32 (newpid) and 1 (npspace)
  *   memory ROUNDS N          kernel memory per idle pspace / NEWPID ns
+ *   meminfo                  used and kernel memory (kB) once it holds still
  *   exec ROUNDS NAME -- CMD  start-to-exit time of CMD (for the launchers)
+ *
+ * The fork-rate rounds also print calib_ns, the time of a fixed loop that
+ * makes no system call: its spread shows how busy the machine was.
  */
 #define _GNU_SOURCE
+#include <linux/perf_event.h>
+#include <sched.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 
 #include "common.h"
+
+#ifndef CLONE_INTO_CGROUP
+#define CLONE_INTO_CGROUP 0x200000000ULL
+#endif
+#define CGROOT "/sys/fs/cgroup"
 
 static void pause_forever(void)
 {
@@ -159,7 +185,6 @@ static void others_stop(pid_t helper, int n)
 static void bench_killwid(int rounds, int calls)
 {
 	static const int unrelated[] = { 0, 1000, 5000, 10000 };
-	static const int sizes[] = { 10, 100, 1000, 2500, 5000 };
 	pid_t wid, helper;
 	int r, i;
 
@@ -176,13 +201,19 @@ static void bench_killwid(int rounds, int calls)
 				others_stop(helper, u);
 		}
 		stop_pspace(wid);
-		for (i = 0; i < 5; i++) {
-			wid = start_pspace(sizes[i]);
-			printf("RESULT killwid_size procs=%d round=%d ns=%.0f\n", sizes[i], r,
-			       time_kill(wid, calls > 50 ? calls / 10 : calls));
-			stop_pspace(wid);
-		}
 	}
+}
+
+/* A fixed loop without system calls: ns per iteration (the busy gauge). */
+static double calib(void)
+{
+	volatile unsigned long x = 0;
+	double t = now();
+	long i;
+
+	for (i = 0; i < 2000000; i++)
+		x += i ^ (x >> 3);
+	return (now() - t) * 1e9 / 2000000;
 }
 
 static double fork_rate(int n)
@@ -199,9 +230,14 @@ static void bench_forkrate(int rounds, int n)
 		exit(1);
 	close(fd);
 	for (r = 0; r < rounds; r++) {
-		printf("RESULT forkrate pid_max=default round=%d ns=%.0f\n", r, fork_rate(n));
+		double cal = calib();
+
+		printf("RESULT forkrate pid_max=default round=%d ns=%.0f calib_ns=%.3f\n", r,
+		       fork_rate(n), cal);
 		write_file("/proc/sys/kernel/pid_max", "1000");
-		printf("RESULT forkrate pid_max=1000 round=%d ns=%.0f\n", r, fork_rate(n));
+		cal = calib();
+		printf("RESULT forkrate pid_max=1000 round=%d ns=%.0f calib_ns=%.3f\n", r,
+		       fork_rate(n), cal);
 		write_file("/proc/sys/kernel/pid_max", old);
 	}
 }
@@ -285,6 +321,475 @@ static void bench_memory(int rounds, int n)
 	free(pids);
 }
 
+/* A process of a light tree: shares the leader's memory, waits. */
+static int light_child(void *arg)
+{
+	(void)arg;
+	for (;;)
+		syscall(SYS_pause);
+	return 0;
+}
+
+/*
+ * A tree of @n processes: a leader made with clone3(@flags), in the cgroup
+ * @cgfd if that is >= 0, and its n - 1 children, forked, or with @light
+ * made with clone(CLONE_VM) (processes of their own that share the
+ * leader's memory: 20,000 of them fit in the guest).  Returns the leader's
+ * pid once every child exists, or -1.
+ */
+static pid_t start_tree(uint64_t flags, int cgfd, int n, int light)
+{
+	struct clone_args args = {
+		.flags = flags | (cgfd >= 0 ? CLONE_INTO_CGROUP : 0),
+		.exit_signal = SIGCHLD,
+		.cgroup = cgfd >= 0 ? (uint64_t)cgfd : 0,
+	};
+	size_t stk = 16384;
+	int p[2], i;
+	pid_t leader;
+	char c;
+
+	if (pipe(p))
+		return -1;
+	leader = syscall(__NR_clone3, &args, sizeof(args));
+	if (leader == 0) {
+		char *stacks = NULL;
+
+		close(p[0]);
+		if (light) {
+			stacks = mmap(NULL, stk * n, PROT_READ | PROT_WRITE,
+				      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+			if (stacks == MAP_FAILED)
+				_exit(1);
+		}
+		for (i = 1; i < n; i++) {
+			pid_t pid = light ? clone(light_child, stacks + stk * i, CLONE_VM | SIGCHLD, NULL)
+					  : fork();
+
+			if (pid == 0)
+				pause_forever();
+			if (pid < 0)
+				_exit(1);
+		}
+		if (write(p[1], "r", 1) != 1)
+			_exit(1);
+		pause_forever();
+	}
+	close(p[1]);
+	if (leader < 0 || read(p[0], &c, 1) != 1) {
+		fprintf(stderr, "pspace_bench: a tree of %d processes: %s\n", n,
+			leader < 0 ? strerror(errno) : "its leader died");
+		if (leader > 0)
+			waitpid(leader, NULL, 0);
+		leader = -1;
+	}
+	close(p[0]);
+	return leader;
+}
+
+static void bench_killsize(int rounds, int calls, int nsizes, char **sizes)
+{
+	int r, i;
+
+	/* 20,000 processes are more than threads-max allows a 2 GiB guest. */
+	write_file("/proc/sys/kernel/threads-max", "200000");
+	for (r = 0; r < rounds; r++)
+		for (i = 0; i < nsizes; i++) {
+			int n = atoi(sizes[(i + r) % nsizes]);
+			int c = calls * 10 / n < 3 ? 3 : (calls * 10 / n > calls ? calls : calls * 10 / n);
+			pid_t wid = start_tree(CLONE_NPSPACE, -1, n, 1);
+
+			if (wid < 0) {
+				printf("RESULT killsize procs=%d round=%d error=create\n", n, r);
+				continue;
+			}
+			printf("RESULT killsize procs=%d round=%d ns=%.0f\n", n, r, time_kill(wid, c));
+			stop_pspace(wid);
+		}
+}
+
+/* A fresh cgroup below the root; its fd, and its path in @path. */
+static int cg_make(char *path, size_t len, const char *what, int n)
+{
+	int fd;
+
+	snprintf(path, len, CGROOT "/pspace-bench-%s-%d-%d", what, n, getpid());
+	if (mkdir(path, 0755) && errno != EEXIST) {
+		perror(path);
+		exit(1);
+	}
+	fd = open(path, O_DIRECTORY | O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		perror(path);
+		exit(1);
+	}
+	return fd;
+}
+
+static void cg_remove(const char *path, int fd)
+{
+	int i;
+
+	close(fd);
+	for (i = 0; i < 1000 && rmdir(path) && errno == EBUSY; i++)
+		usleep(1000);
+}
+
+static int cg_write(const char *dir, const char *file, const char *val)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	return write_file(path, val);
+}
+
+/* Does DIR/cgroup.events say "KEY VAL"? */
+static int cg_event(const char *dir, const char *key, int val)
+{
+	char path[256], buf[256], *k;
+	int fd, n;
+
+	snprintf(path, sizeof(path), "%s/cgroup.events", dir);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = 0;
+	k = strstr(buf, key);
+	return k && atoi(k + strlen(key) + 1) == val;
+}
+
+static double teardown_pspace(int n)
+{
+	pid_t wid = start_tree(CLONE_NPSPACE, -1, n, 0);
+	double t;
+
+	if (wid < 0)
+		return -1;
+	t = now();
+	kill(-wid, SIGKILL);
+	waitpid(wid, NULL, 0);	/* a pid-namespace init is reaped last */
+	return (now() - t) * 1e9;
+}
+
+static double teardown_cgroup(int n)
+{
+	char cg[128];
+	int fd = cg_make(cg, sizeof(cg), "kill", n);
+	pid_t leader = start_tree(CLONE_NEWPID, fd, n, 0);
+	double t = -1;
+
+	if (leader > 0) {
+		t = now();
+		if (cg_write(cg, "cgroup.kill", "1"))
+			perror("cgroup.kill");
+		waitpid(leader, NULL, 0);
+		t = (now() - t) * 1e9;
+	}
+	cg_remove(cg, fd);
+	return t;
+}
+
+static void bench_teardown(int rounds, int nsizes, char **sizes)
+{
+	int r, i, k;
+
+	for (r = 0; r < rounds; r++)
+		for (i = 0; i < nsizes; i++) {
+			int n = atoi(sizes[(i + r) % nsizes]);
+
+			for (k = 0; k < 2; k++) {
+				int pspace = (k + r + i) % 2;
+				double ns = pspace ? teardown_pspace(n) : teardown_cgroup(n);
+
+				printf("RESULT teardown kind=%s procs=%d round=%d ns=%.0f\n",
+				       pspace ? "pspace" : "cgroup.kill", n, r, ns);
+			}
+		}
+}
+
+/* The state letter of /proc/PID/stat, 0 if gone. */
+static int proc_state(pid_t pid)
+{
+	char path[64], buf[512], *p;
+	int fd, n;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = 0;
+	p = strrchr(buf, ')');
+	return p && p[1] ? p[2] : 0;
+}
+
+/* Wait until every one of @pids is stopped (or none is); 0, or -1 after 120 s. */
+static int wait_stopped(pid_t *pids, int n, int stopped)
+{
+	char *done = calloc(n, 1);
+	double end = now() + 120;
+	int left = n, i;
+
+	while (left > 0 && now() < end) {
+		for (i = 0; i < n; i++)
+			if (!done[i] && (proc_state(pids[i]) == 'T') == stopped) {
+				done[i] = 1;
+				left--;
+			}
+		if (left)
+			sched_yield();
+	}
+	free(done);
+	return left ? -1 : 0;
+}
+
+/* The leader and its children, from /proc/LEADER/task/LEADER/children. */
+static int tree_pids(pid_t leader, pid_t *pids, int max)
+{
+	char path[64];
+	FILE *f;
+	int n = 0;
+
+	pids[n++] = leader;
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/children", leader, leader);
+	f = fopen(path, "r");
+	if (!f)
+		return n;
+	while (n < max && fscanf(f, "%d", &pids[n]) == 1)
+		n++;
+	fclose(f);
+	return n;
+}
+
+static void freeze_pspace(int n, double *fr, double *th)
+{
+	pid_t *pids = calloc(n, sizeof(*pids));
+	pid_t wid = start_tree(CLONE_NPSPACE, -1, n, 0);
+	double t;
+	int got;
+
+	*fr = *th = -1;
+	if (wid < 0)
+		goto out;
+	got = tree_pids(wid, pids, n);
+	t = now();
+	kill(-wid, SIGSTOP);
+	if (!wait_stopped(pids, got, 1))
+		*fr = (now() - t) * 1e9;
+	t = now();
+	kill(-wid, SIGCONT);
+	if (!wait_stopped(pids, got, 0))
+		*th = (now() - t) * 1e9;
+	if (got != n)
+		fprintf(stderr, "pspace_bench: freeze: %d of %d processes seen\n", got, n);
+	stop_pspace(wid);
+out:
+	free(pids);
+}
+
+static int wait_event(const char *cg, const char *key, int val)
+{
+	double end = now() + 120;
+
+	while (cg_event(cg, key, val) != 1)
+		if (now() > end)
+			return -1;
+		else
+			sched_yield();
+	return 0;
+}
+
+static void freeze_cgroup(int n, double *fr, double *th)
+{
+	char cg[128];
+	int fd = cg_make(cg, sizeof(cg), "freeze", n);
+	pid_t leader = start_tree(CLONE_NEWPID, fd, n, 0);
+	double t;
+
+	*fr = *th = -1;
+	if (leader > 0) {
+		t = now();
+		cg_write(cg, "cgroup.freeze", "1");
+		if (!wait_event(cg, "frozen", 1))
+			*fr = (now() - t) * 1e9;
+		t = now();
+		cg_write(cg, "cgroup.freeze", "0");
+		if (!wait_event(cg, "frozen", 0))
+			*th = (now() - t) * 1e9;
+		cg_write(cg, "cgroup.kill", "1");
+		waitpid(leader, NULL, 0);
+	}
+	cg_remove(cg, fd);
+}
+
+static void bench_freeze(int rounds, int nsizes, char **sizes)
+{
+	int r, i, k;
+
+	for (r = 0; r < rounds; r++)
+		for (i = 0; i < nsizes; i++) {
+			int n = atoi(sizes[(i + r) % nsizes]);
+
+			for (k = 0; k < 2; k++) {
+				int pspace = (k + r + i) % 2;
+				double fr, th;
+
+				if (pspace)
+					freeze_pspace(n, &fr, &th);
+				else
+					freeze_cgroup(n, &fr, &th);
+				printf("RESULT freeze kind=%s procs=%d round=%d ns=%.0f thaw_ns=%.0f\n",
+				       pspace ? "pspace" : "cgroup.freeze", n, r, fr, th);
+			}
+		}
+}
+
+/* Fork @n times in the innermost of @depth nested namespaces (@flags). */
+static void __attribute__((noreturn)) chain(uint64_t flags, int depth, int n, int wfd)
+{
+	double ns;
+	pid_t pid;
+
+	if (depth == 0) {
+		ns = n ? create_reap((uint64_t)-1, n) : 0;
+		if (write(wfd, &ns, sizeof(ns)) != sizeof(ns))
+			_exit(1);
+		_exit(0);
+	}
+	pid = clone3_flags(flags, NULL);
+	if (pid == 0)
+		chain(flags, depth - 1, n, wfd);
+	if (pid < 0) {
+		perror("clone3");
+		_exit(1);
+	}
+	waitpid(pid, NULL, 0);
+	_exit(0);
+}
+
+/* ns per fork+exit+wait at @depth, -1 on failure. */
+static double fork_at_depth(uint64_t flags, int depth, int n)
+{
+	double ns = -1;
+	int p[2];
+	pid_t pid;
+
+	if (pipe(p))
+		exit(1);
+	pid = fork();
+	if (pid == 0) {
+		close(p[0]);
+		chain(flags, depth, n, p[1]);
+	}
+	close(p[1]);
+	if (read(p[0], &ns, sizeof(ns)) != sizeof(ns))
+		ns = -1;
+	close(p[0]);
+	waitpid(pid, NULL, 0);
+	return ns;
+}
+
+static void bench_forkdepth(int rounds, int n, const char *kinds, int ndepths, char **depths)
+{
+	int nk = strstr(kinds, "npspace") ? 2 : 1, r, i, k;
+
+	fork_at_depth(CLONE_NEWPID, 1, n / 10 + 1);	/* warm up */
+	for (r = 0; r < rounds; r++)
+		for (i = 0; i < ndepths; i++) {
+			int d = atoi(depths[(i + r) % ndepths]);
+
+			for (k = 0; k < nk; k++) {
+				int pspace = nk == 2 && (k + r + i) % 2;
+				double cal = calib();
+
+				printf("RESULT forkdepth kind=%s depth=%d round=%d ns=%.0f calib_ns=%.3f\n",
+				       pspace ? "npspace" : "newpid", d, r,
+				       fork_at_depth(pspace ? CLONE_NPSPACE : CLONE_NEWPID, d, n), cal);
+			}
+		}
+}
+
+/* A kprobe perf counter on @func, counting this task and its children. */
+static int open_kprobe(const char *func)
+{
+	struct perf_event_attr attr = { .size = sizeof(attr) };
+	FILE *f = fopen("/sys/bus/event_source/devices/kprobe/type", "r");
+	int type = -1;
+
+	if (!f)
+		return -1;
+	if (fscanf(f, "%d", &type) != 1)
+		type = -1;
+	fclose(f);
+	if (type < 0)
+		return -1;
+	attr.type = type;
+	attr.config1 = (uintptr_t)func;
+	attr.inherit = 1;
+	attr.disabled = 1;
+	return syscall(__NR_perf_event_open, &attr, 0, -1, -1, 0);
+}
+
+static void bench_forkpath(int n, int nf, char **funcs)
+{
+	static const struct { const char *kind; uint64_t flags; int depth; } at[] = {
+		{ "fork", CLONE_NEWPID, 0 },
+		{ "newpid", CLONE_NEWPID, 1 },
+		{ "newpid", CLONE_NEWPID, 8 },
+		{ "newpid", CLONE_NEWPID, 32 },
+		{ "npspace", CLONE_NPSPACE, 1 },
+	};
+	int *fds = calloc(nf, sizeof(*fds)), a, f, pass;
+
+	for (f = 0; f < nf; f++) {
+		fds[f] = open_kprobe(funcs[f]);
+		if (fds[f] < 0)
+			printf("RESULT forkpath func=%s absent=1 error=%s\n", funcs[f], strerror(errno));
+	}
+	for (a = 0; a < 5; a++) {
+		long long c[2][64] = { { 0 } };
+
+		/* Pass 0 makes the namespaces only, pass 1 also forks n times. */
+		for (pass = 0; pass < 2; pass++) {
+			for (f = 0; f < nf && f < 64; f++)
+				if (fds[f] >= 0) {
+					ioctl(fds[f], PERF_EVENT_IOC_RESET, 0);
+					ioctl(fds[f], PERF_EVENT_IOC_ENABLE, 0);
+				}
+			if (fork_at_depth(at[a].flags, at[a].depth, pass ? n : 0) < 0) {
+				printf("RESULT forkpath kind=%s depth=%d error=clone\n", at[a].kind, at[a].depth);
+				break;
+			}
+			for (f = 0; f < nf && f < 64; f++)
+				if (fds[f] >= 0) {
+					ioctl(fds[f], PERF_EVENT_IOC_DISABLE, 0);
+					if (read(fds[f], &c[pass][f], sizeof(c[pass][f])) != sizeof(c[pass][f]))
+						c[pass][f] = -1;
+				}
+		}
+		for (f = 0; f < nf && f < 64; f++)
+			if (fds[f] >= 0)
+				printf("RESULT forkpath kind=%s depth=%d func=%s per_fork=%.3f\n", at[a].kind,
+				       at[a].depth, funcs[f], (double)(c[1][f] - c[0][f]) / n);
+	}
+	free(fds);
+}
+
+static void print_meminfo(void)
+{
+	sync();
+	write_file("/proc/sys/vm/drop_caches", "3");
+	settle();
+	printf("used_kb=%ld kernel_kb=%ld\n", used_kb(), kernel_kb());
+}
+
 static void bench_exec(int rounds, const char *name, char **argv)
 {
 	int r;
@@ -318,12 +823,29 @@ int main(int argc, char **argv)
 		bench_killwid(atoi(argv[2]), atoi(argv[3]));
 	else if (argc >= 4 && !strcmp(argv[1], "forkrate"))
 		bench_forkrate(atoi(argv[2]), atoi(argv[3]));
+	else if (argc >= 5 && !strcmp(argv[1], "killsize"))
+		bench_killsize(atoi(argv[2]), atoi(argv[3]), argc - 4, argv + 4);
+	else if (argc >= 4 && !strcmp(argv[1], "teardown"))
+		bench_teardown(atoi(argv[2]), argc - 3, argv + 3);
+	else if (argc >= 4 && !strcmp(argv[1], "freeze"))
+		bench_freeze(atoi(argv[2]), argc - 3, argv + 3);
+	else if (argc >= 6 && !strcmp(argv[1], "forkdepth"))
+		bench_forkdepth(atoi(argv[2]), atoi(argv[3]), argv[4], argc - 5, argv + 5);
+	else if (argc >= 4 && !strcmp(argv[1], "forkpath"))
+		bench_forkpath(atoi(argv[2]), argc - 3, argv + 3);
+	else if (argc == 2 && !strcmp(argv[1], "meminfo"))
+		print_meminfo();
 	else if (argc >= 4 && !strcmp(argv[1], "memory"))
 		bench_memory(atoi(argv[2]), atoi(argv[3]));
 	else if (argc >= 6 && !strcmp(argv[1], "exec") && !strcmp(argv[4], "--"))
 		bench_exec(atoi(argv[2]), argv[3], argv + 5);
 	else {
 		fprintf(stderr, "usage: pspace_bench create|killwid|forkrate|memory ROUNDS N\n"
+			"       pspace_bench killsize ROUNDS CALLS N...\n"
+			"       pspace_bench teardown|freeze ROUNDS N...\n"
+			"       pspace_bench forkdepth ROUNDS N newpid[,npspace] DEPTH...\n"
+			"       pspace_bench forkpath N FUNC...\n"
+			"       pspace_bench meminfo\n"
 			"       pspace_bench exec ROUNDS NAME -- COMMAND...\n");
 		return 2;
 	}
