@@ -424,6 +424,16 @@ static const struct { const char *name; int flag; } ns_types[] = {
 	{ "user", CLONE_NEWUSER }, { "time", CLONE_NEWTIME },
 };
 
+/* IPC and mqueue keys in an IPC namespace the container makes, net.* in
+ * a network namespace it makes: nothing that reaches the host. */
+static bool sysctl_is_namespaced(const char *key, const struct oci_spec *s)
+{
+	if (!strncmp(key, "kernel.msg", 10) || !strcmp(key, "kernel.sem") ||
+	    !strncmp(key, "kernel.shm", 10) || !strncmp(key, "fs.mqueue.", 10))
+		return s->clone_flags & CLONE_NEWIPC;
+	return !strncmp(key, "net.", 4) && (s->clone_flags & CLONE_NEWNET);
+}
+
 static void parse_namespaces(json_object *linux_, struct oci_spec *s)
 {
 	json_object *a = get(linux_, "linux", "namespaces", json_type_array, false);
@@ -863,6 +873,9 @@ struct oci_spec *oci_load_spec_file(const char *path, const char *bundle)
 					bad("linux.sysctl", "%s: expected a string", key);
 				if (strstr(key, "..") || strchr(key, '/') || key[0] == '.')
 					bad("linux.sysctl", "'%s' is not a sysctl name", key);
+				/* Only what the container's own namespaces hold, as runc. */
+				if (!sysctl_is_namespaced(key, s))
+					bad("linux.sysctl", "'%s' is not in a namespace of the container's own", key);
 				s->sysctl_keys[s->nsysctl] = strdup(key);
 				s->sysctl_values[s->nsysctl++] = strdup(json_object_get_string(val));
 			}

@@ -472,6 +472,9 @@ int oci_exec(const struct oci_exec_opts *o)
 		int fd;
 
 		close(report[0]);
+		/* The host's cgroup directory must not be reachable as a cwd. */
+		if (cgroup >= 0)
+			close(cgroup);
 		if (setns(pidfd, CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWIPC |
 			  CLONE_NEWNET | (st.ns_flags & CLONE_NEWCGROUP)) < 0)
 			die_errno(EXIT_SETUP, "exec %s: setns", o->id);

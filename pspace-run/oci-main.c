@@ -272,11 +272,11 @@ static int signal_container(const struct oci_state *st, int sig, bool all)
 		return -1;
 	if (!all)
 		return syscall(SYS_pidfd_send_signal, pidfd, sig, NULL, 0);
-	if (syscall(SYS_pidfd_send_signal, pidfd, sig, NULL, PIDFD_SIGNAL_PSPACE) == 0)
-		return 0;
-	if (errno != EINVAL)
-		return -1;
-	return kill(-st->pid, sig);
+	/*
+	 * No fallback to kill(-pid): a pid number is not pinned by the
+	 * pidfd, and a kernel without PIDFD_SIGNAL_PSPACE made no pspace.
+	 */
+	return syscall(SYS_pidfd_send_signal, pidfd, sig, NULL, PIDFD_SIGNAL_PSPACE);
 }
 
 static int verb_kill(int argc, char **argv)

@@ -516,6 +516,7 @@ void oci_load_seccomp(void *ctx)
 void oci_lock_down(const struct oci_process *p, void *ctx)
 {
 	cap_value_t cap, max = (cap_value_t)cap_max_bits();
+	char cwd[PATH_MAX];
 	int i;
 
 	for (i = 0; i < p->nrlimits; i++)
@@ -551,6 +552,9 @@ void oci_lock_down(const struct oci_process *p, void *ctx)
 	umask(p->has_umask ? p->umask : 022);
 	if (chdir(p->cwd) < 0)
 		die_errno(EXIT_SETUP, "process.cwd %s", p->cwd);
+	/* A cwd outside the container's root (a leaked fd) is refused. */
+	if (!getcwd(cwd, sizeof(cwd)) || cwd[0] != '/')
+		die(EXIT_SETUP, "process.cwd %s: outside the container's root", p->cwd);
 }
 
 void oci_exec_process(const struct oci_process *p)

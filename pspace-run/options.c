@@ -356,6 +356,14 @@ void parse_options(struct config *cfg, int argc, char **argv)
 	else if (cfg->console == CONSOLE_INTERACTIVE && !isatty(0))
 		bad_usage("--console=interactive needs a terminal on stdin%s", "");
 	if (cfg->join) {
+		/* What shapes a new container cannot apply to a running one. */
+		if (cfg->user)
+			bad_usage("--join: --user is not supported with --join (it would run as root)%s", "");
+		if (cfg->chdir)
+			bad_usage("--join: --chdir is not supported with --join%s", "");
+		if (cfg->machine_given || cfg->boot || cfg->nmounts || cfg->read_only ||
+		    cfg->ephemeral || cfg->private_network)
+			bad_usage("--join: -M, --boot, --bind, --tmpfs, --read-only, --ephemeral and --private-network only apply to a new container%s", "");
 		cfg->argv = optind < argc ? &argv[optind] : default_join_argv;
 		return;
 	}
