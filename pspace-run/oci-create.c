@@ -182,6 +182,9 @@ static void leader(const struct oci_spec *s, int ready, int fifo, int console, v
 			die_errno(EXIT_SETUP, "linux.namespaces: %s", s->ns[i].path);
 		close(fd);
 	}
+	/* A network namespace of its own gets lo up, as runc and crun do. */
+	if (s->clone_flags & CLONE_NEWNET)
+		bring_lo_up();
 	if (s->hostname && sethostname(s->hostname, strlen(s->hostname)) < 0)
 		die_errno(EXIT_SETUP, "hostname %s", s->hostname);
 	oci_setup_root(s);

@@ -302,8 +302,12 @@ static int verb_kill(int argc, char **argv)
 	}
 	load_or_fail(argv[optind], &st);
 	status = oci_status(&st);
+	/*
+	 * runc's words: containerd's runc shim reads "container not running"
+	 * as "the process already finished", not as a failure of kill.
+	 */
 	if (!strcmp(status, "stopped"))
-		oci_fail(EXIT_SETUP, "container %s is not running", st.id);
+		oci_fail(EXIT_SETUP, "container %s: container not running", st.id);
 	if (signal_container(&st, sig, all) < 0)
 		oci_fail(EXIT_SETUP, "kill %s: %s", st.id, strerror(errno));
 	return 0;

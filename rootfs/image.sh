@@ -5,10 +5,13 @@
 #   /usr/lib/pspace/                guest init, test suites, selftests, demo
 #   /srv/root/                      a second copy of the Debian tree, the
 #                                   container root, with pspace-run in it
+# The guest's own root is engines.sh's tree (base.sh's plus podman, crun,
+# conmon and containerd); /srv/root is base.sh's, without them.
 set -eu
 . "$(dirname "$0")/../ci/lib.sh"
 
 base=$("$TOP/rootfs/base.sh")
+guest=$("$TOP/rootfs/engines.sh")
 stage=$BUILD/rootfs-stage
 img=$BUILD/rootfs.img
 
@@ -16,7 +19,7 @@ img=$BUILD/rootfs.img
 
 note "staging $stage"
 mkdir -p "$stage"
-rsync -a --delete --exclude=/.complete --exclude=/srv/root "$base/" "$stage/"
+rsync -a --delete --exclude=/.complete --exclude=/srv/root "$guest/" "$stage/"
 mkdir -p "$stage/srv/root"
 rsync -a --delete --exclude=/.complete "$base/" "$stage/srv/root/"
 
@@ -31,7 +34,8 @@ lib=$stage/usr/lib/pspace
 rm -rf "$lib"
 mkdir -p "$lib/suites" "$lib/bin"
 install -m 0755 "$TOP/tests/guest/init" "$TOP/tests/guest/run-suites" "$TOP/tests/guest/demo" \
-	"$TOP/tests/guest/regression" "$TOP/tests/guest/pty-drive" "$TOP/tests/guest/bench" "$lib/"
+	"$TOP/tests/guest/regression" "$TOP/tests/guest/pty-drive" "$TOP/tests/guest/bench" \
+	"$TOP/tests/guest/engine-pty" "$lib/"
 install -m 0644 "$TOP/tests/regression/baseline.txt" "$lib/regression-baseline.txt"
 install -m 0644 "$TOP/tests/regression/expected.txt" "$lib/regression-expected.txt"
 install -m 0644 "$TOP/tests/lib/tap.sh" "$lib/"
@@ -45,9 +49,12 @@ install -m 0755 "$BUILD/pspace-run-fixture" "$lib/bin/"
 install -D -m 0755 "$BUILD/guest-bin/escape_probe" "$stage/srv/root/usr/local/lib/pspace-tests/escape_probe"
 cp -a "$BUILD/kselftest" "$lib/kselftest"
 
-# Size: what the tree holds, plus room for the tests to write.
+# Size: what the tree holds, plus room for the tests to write: 85-engines
+# keeps up to three copies of the container image at once (the tarball,
+# podman's storage, then containerd's content store and snapshot).
 kib=$(du -sk "$stage" | cut -f1)
-size=$(((kib * 13 / 10 + 512 * 1024) / 1024))M
+image_kib=$(du -sk "$stage/srv/root" | cut -f1)
+size=$(((kib * 13 / 10 + 512 * 1024 + image_kib * 4) / 1024))M
 rm -f "$img.tmp"
 truncate -s "$size" "$img.tmp"
 mkfs.ext4 -q -F -L pspace-root -E root_owner=0:0 -d "$stage" "$img.tmp"

@@ -252,6 +252,17 @@ if e:
         r = med(e["pspace-run"]) / med(e["bwrap"])
         md.append("Goal: pspace-run ≤ 1.0 × bwrap: %.2f, %s.\n" % (r, verdict(r <= 1)))
         summary.append(("start to exit: pspace-run / bwrap", r, "≤ 1.0", r <= 1))
+    if e.get("podman-crun") and e.get("podman-pspace-run"):
+        r, rs, ci = fmt_ratio(e["podman-pspace-run"], e["podman-crun"])
+        vers = {kv.get("tool"): kv.get("v", "unknown") for b, kv in patched if b == "version"}
+        md.append("Through an engine: `podman run --rm IMAGE /bin/true` (podman %s; IMAGE: `/srv/root` "
+                  "imported, `--network none`, cgroupfs):\n" % vers.get("podman", "unknown"))
+        md.append("| runtime | median (ms) | spread | rounds |\n|---|---:|---:|---:|")
+        for k, label in (("podman-crun", "crun %s" % vers.get("crun", "unknown")),
+                         ("podman-pspace-run", "pspace-run")):
+            md.append("| %s | %.1f | %s | %d |" % (label, med(e[k]) / 1e6, spread(e[k]), len(e[k])))
+        md.append("\npspace-run / crun under podman: %s (%s).\n" % (rs, ci))
+        summary.append(("podman run --rm: pspace-run / crun", r, "–", True))
     bad = [kv for b, kv in patched if b == "exec" and kv.get("status") != "0"]
     if bad:
         md.append("Note: %d launcher runs did not exit 0: %s\n" % (len(bad), sorted({kv["kind"] for kv in bad})))
@@ -398,7 +409,7 @@ if c:
 head = ["## Summary\n", "| measure | value | goal | |", "|---|---:|---:|---|"]
 for name, v, goal, ok in summary:
     f = "%.4f" if "R²" in name else ("%.0f" if goal == "0" else "%.2f")
-    head.append(("| %s | " + f + " | %s | %s |") % (name, v, goal, verdict(ok)))
+    head.append(("| %s | " + f + " | %s | %s |") % (name, v, goal, verdict(ok) if goal != "–" else "–"))
 head.append("")
 md = md[:3] + head + md[3:]
 open(os.path.join(d, "report.md"), "w").write("\n".join(md) + "\n")
