@@ -23,6 +23,7 @@
  *
  * In both, the leader waits (a pipe) until its maps are written.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
@@ -242,27 +243,38 @@ static int lock_range(const struct config *cfg, unsigned long base, unsigned lon
 	return 0;
 }
 
-/* Another running pspace-run's range overlapping [a, a+len)? */
+/*
+ * Another running pspace-run's range overlapping [a, a+len)?  Each is a
+ * file named by its start, holding "PID COUNT", flock'ed while it runs.
+ */
 static bool range_in_use(unsigned long a, unsigned long len)
 {
-	char path[64];
-	unsigned long b;
+	DIR *d = opendir(USERNS_DIR);
+	struct dirent *e;
+	bool hit = false;
 
-	/* Ranges are locked by their start; the default ones are 64K-aligned. */
-	for (b = a - a % RANGE; b < a + len; b += RANGE) {
+	while (d && !hit && (e = readdir(d))) {
+		unsigned long b, c;
+		char buf[64];
+		ssize_t n;
 		int fd;
 
-		snprintf(path, sizeof(path), USERNS_DIR "/%lu", b);
-		fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+		if (sscanf(e->d_name, "%lu", &b) != 1)
+			continue;
+		fd = openat(dirfd(d), e->d_name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 		if (fd < 0)
 			continue;
-		if (flock(fd, LOCK_SH | LOCK_NB) < 0) {
-			close(fd);
-			return true;
-		}
+		n = pread(fd, buf, sizeof(buf) - 1, 0);
+		buf[n > 0 ? n : 0] = '\0';
+		if (sscanf(buf, "%*d %lu", &c) != 1)
+			c = RANGE;
+		if (b < a + len && a < b + c && flock(fd, LOCK_SH | LOCK_NB) < 0)
+			hit = true;
 		close(fd);
 	}
-	return false;
+	if (d)
+		closedir(d);
+	return hit;
 }
 
 static void pick_range(struct config *cfg)
