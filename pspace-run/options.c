@@ -157,6 +157,7 @@ static void parse_private_users(struct config *cfg, const char *arg)
 	char *end;
 
 	cfg->private_users = true;
+	cfg->pu_count = count;
 	if (!arg)
 		return;
 	errno = 0;
