@@ -280,6 +280,28 @@ static int make(const char *dir)
 	return -1;
 }
 
+/*
+ * --private-users: the container's root is not the host's, so the cgroup
+ * and the files a delegate writes are given to it, as systemd delegates
+ * a cgroup to a user; the device policy is attached from here, as the
+ * leader's bpf(2) would be refused in its user namespace.
+ */
+static void delegate_to_userns(const struct config *cfg, int fd)
+{
+	static const char *const files[] = {
+		".", "cgroup.procs", "cgroup.threads", "cgroup.subtree_control",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++)
+		if (fchownat(fd, files[i], cfg->pu_base, cfg->pu_base, AT_SYMLINK_NOFOLLOW) < 0 &&
+		    errno != ENOENT)
+			die_errno(EXIT_SETUP, "cgroup %s: give %s to the container's root", name,
+				  files[i]);
+	if (!TEST_OFF(cfg, OFF_DEVICES) && device_policy_attach(fd) < 0)
+		die_errno(EXIT_SETUP, "attach the device policy to the container's cgroup");
+}
+
 int cgroup_create(const struct config *cfg, const int alive[2])
 {
 	struct statfs sfs;
@@ -314,6 +336,8 @@ int cgroup_create(const struct config *cfg, const int alive[2])
 	if (fd < 0 || fstat(fd, &st) < 0)
 		die_errno(EXIT_SETUP, "cgroup %s", name);
 	ino = st.st_ino;
+	if (cfg->private_users)
+		delegate_to_userns(cfg, fd);
 	start_janitor(alive);
 	delegated = true;
 	verbose(cfg, "cgroup %s, below pspace-run's own", name);

@@ -107,6 +107,15 @@ void restrict_devices(const struct config *cfg)
 
 	if (!cgroup_is_delegated() || TEST_OFF(cfg, OFF_DEVICES))
 		return;
+	/*
+	 * In a user namespace bpf(2) is refused: --private-users attached the
+	 * program from outside (cgroup.c); unprivileged, there is none, and
+	 * none is needed for /dev, whose nodes are the host's safe ones bound
+	 * in (a user namespace can make no device node, and what it mounts is
+	 * nodev).
+	 */
+	if (cfg->userns)
+		return;
 	fs = syscall(SYS_fsopen, "cgroup2", FSOPEN_CLOEXEC);
 	if (fs < 0 || syscall(SYS_fsconfig, fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0)
 		die_errno(EXIT_SETUP, "the container's cgroup");

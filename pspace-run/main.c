@@ -58,8 +58,6 @@ int main(int argc, char **argv)
 	parse_options(&cfg, argc, argv);
 	if (cfg.list)
 		return list_pspaces(&cfg);
-	if (geteuid() != 0)
-		die(EXIT_SETUP, "must be run as root (CAP_KILL and CAP_SYS_ADMIN are needed)");
 	check_keep_fds(&cfg);
 	read_env_file(&cfg);
 	if (cfg.join_name)
@@ -67,6 +65,8 @@ int main(int argc, char **argv)
 	if (cfg.join)
 		return join_container(&cfg);
 	check_root(&cfg);
+	/* Unprivileged or --private-users: the mapping, ROOT's owner, the idmap. */
+	userns_prepare(&cfg);
 	/* Every option checked against ROOT before anything is created. */
 	find_init(&cfg);
 	resolve_user(&cfg);

@@ -52,6 +52,10 @@ int umount2(const char *, int);
 #define AT_RECURSIVE 0x8000
 #endif
 
+#ifndef CGROUP2_SUPER_MAGIC
+#define CGROUP2_SUPER_MAGIC 0x63677270
+#endif
+
 #define ATTR_SAFE (MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC)
 
 static const struct config *config;
@@ -260,6 +264,18 @@ static void clone_host_sources(void)
 	else
 		host_sys = sys_open_tree(AT_FDCWD, "/sys", OPEN_TREE_CLONE);
 	/*
+	 * In a user namespace the host's submounts of /sys are locked
+	 * (MNT_LOCKED: what they cover must stay covered), and a clone that
+	 * would leave them behind is refused (EINVAL): then they come along,
+	 * read-only like the rest, as the host's files they are (no write
+	 * reaches them: their owners are not mapped inside).
+	 */
+	if (host_sys < 0 && errno == EINVAL && !config->private_network) {
+		verbose(config, "/sys: the host's submounts are locked in a user namespace: "
+			"they come along, read-only");
+		host_sys = sys_open_tree(AT_FDCWD, "/sys", OPEN_TREE_CLONE | AT_RECURSIVE);
+	}
+	/*
 	 * --private-network: a network namespace of our own has a sysfs of
 	 * its own (its /sys/class/net shows only its interfaces); the same
 	 * read-only mount attributes.
@@ -310,6 +326,26 @@ static void mount_sys(int target)
 	fd = open_beneath(host_sys, "fs/cgroup", O_PATH | O_DIRECTORY);
 	if (fd < 0)
 		die_errno(EXIT_SETUP, "/sys/fs/cgroup");
+	/*
+	 * Still the host's cgroup2 (locked in a user namespace: it cannot be
+	 * detached): an empty tmpfs goes between, the same superblock is not
+	 * stacked on its own root.
+	 */
+	{
+		struct statfs sf;
+
+		if (fstatfs(fd, &sf) == 0 && sf.f_type == CGROUP2_SUPER_MAGIC) {
+			cg = new_fs("tmpfs", "mode=755,size=4k", ATTR_SAFE | MOUNT_ATTR_RDONLY,
+				    "/sys/fs/cgroup");
+			if (attach(cg, fd) < 0)
+				die_errno(EXIT_SETUP, "cover the host's /sys/fs/cgroup");
+			close(cg);
+			close(fd);
+			fd = open_beneath(host_sys, "fs/cgroup", O_PATH | O_DIRECTORY);
+			if (fd < 0)
+				die_errno(EXIT_SETUP, "/sys/fs/cgroup");
+		}
+	}
 	/* Our own cgroup namespace's view, writable: the delegated cgroup. */
 	cg = new_fs("cgroup2", NULL, ATTR_SAFE, "/sys/fs/cgroup");
 	if (attach(cg, fd) < 0)
@@ -380,7 +416,12 @@ static void mount_dev(int target)
 		close(dev_node_fd[i]);
 		dev_node_fd[i] = -1;
 	}
-	dev_submount(dev, "pts", 0755, "devpts", "newinstance,ptmxmode=0666,mode=620,gid=5",
+	/* gid=5 (tty) only where it is mapped: a user namespace may map 0 alone. */
+	if (!userns_maps_gid(5))
+		verbose(config, "/dev/pts: gid 5 (tty) is not mapped: ptys are root's group");
+	dev_submount(dev, "pts", 0755, "devpts", userns_maps_gid(5) ?
+		     "newinstance,ptmxmode=0666,mode=620,gid=5" :
+		     "newinstance,ptmxmode=0666,mode=620",
 		     MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC);
 	dev_submount(dev, "shm", 01777, "tmpfs", "mode=1777",
 		     MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_STRICTATIME);

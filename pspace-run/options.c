@@ -66,6 +66,9 @@ static void usage(FILE *out, int status)
 		"      --read-only          ROOT read-only (/proc /dev /run /tmp stay writable)\n"
 		"      --ephemeral          an overlay of ROOT on a tmpfs, gone at exit\n"
 		"      --private-network    a network namespace of its own, lo up, nothing else\n"
+		"      --private-users[=UID[:COUNT]]  a user namespace: the container's uids\n"
+		"                           0..COUNT-1 (default 65536) are UID.. outside (default:\n"
+		"                           a free range from 524288); ROOT is mounted idmapped\n"
 		"      --chdir=DIR          COMMAND's working directory (in the container)\n"
 		"  -u, --user=NAME|UID[:GID]  run COMMAND as this user of ROOT's /etc/passwd\n"
 		"                           (groups from ROOT's /etc/group; HOME, USER set)\n"
@@ -144,6 +147,37 @@ int stop_signal(const struct config *cfg)
 	return cfg->boots_init ? SIGRTMIN + 3 : SIGTERM;
 }
 
+/*
+ * --private-users[=UID[:COUNT]]: the container's 0 is UID outside, COUNT
+ * ids (default 65536); no UID: a free range is picked (userns.c).
+ */
+static void parse_private_users(struct config *cfg, const char *arg)
+{
+	unsigned long long base, count = 65536;
+	char *end;
+
+	cfg->private_users = true;
+	cfg->pu_count = count;
+	if (!arg)
+		return;
+	errno = 0;
+	base = strtoull(arg, &end, 10);
+	if (!errno && end != arg && *end == ':') {
+		const char *c = end + 1;
+
+		count = strtoull(c, &end, 10);
+		if (end == c)
+			errno = EINVAL;
+	}
+	if (errno || end == arg || *end || !isdigit((unsigned char)arg[0]) || count == 0 ||
+	    base + count > 0xffffffffULL)
+		bad_usage("--private-users: '%s' is not UID[:COUNT] (a range of uids below 2^32-1)",
+			  arg);
+	cfg->pu_given = true;
+	cfg->pu_base = base;
+	cfg->pu_count = count;
+}
+
 /* The test fixture's switches (pspace-run.h); nothing in pspace-run itself. */
 static void parse_test_off(struct config *cfg)
 {
@@ -174,7 +208,7 @@ void parse_options(struct config *cfg, int argc, char **argv)
 	       OPT_SECCOMP = 320, OPT_KEEP_FD };
 	/* The options users reach for (issue 12). */
 	enum { OPT_BIND = 400, OPT_BIND_RO, OPT_TMPFS, OPT_READ_ONLY, OPT_EPHEMERAL,
-	       OPT_PRIVATE_NETWORK, OPT_CHDIR, OPT_ENV_FILE };
+	       OPT_PRIVATE_NETWORK, OPT_CHDIR, OPT_ENV_FILE, OPT_PRIVATE_USERS };
 	static const struct option longopts[] = {
 		{ "join", required_argument, NULL, 'j' },
 		{ "list", no_argument, NULL, 'l' },
@@ -198,6 +232,7 @@ void parse_options(struct config *cfg, int argc, char **argv)
 		{ "read-only", no_argument, NULL, OPT_READ_ONLY },
 		{ "ephemeral", no_argument, NULL, OPT_EPHEMERAL },
 		{ "private-network", no_argument, NULL, OPT_PRIVATE_NETWORK },
+		{ "private-users", optional_argument, NULL, OPT_PRIVATE_USERS },
 		{ "chdir", required_argument, NULL, OPT_CHDIR },
 		{ "user", required_argument, NULL, 'u' },
 		{ "env-file", required_argument, NULL, OPT_ENV_FILE },
@@ -317,6 +352,9 @@ void parse_options(struct config *cfg, int argc, char **argv)
 		case OPT_PRIVATE_NETWORK:
 			cfg->private_network = true;
 			break;
+		case OPT_PRIVATE_USERS:
+			parse_private_users(cfg, optarg);
+			break;
 		case OPT_CHDIR:
 			if (optarg[0] != '/')
 				bad_usage("--chdir: '%s' is not an absolute path", optarg);
@@ -362,8 +400,8 @@ void parse_options(struct config *cfg, int argc, char **argv)
 		if (cfg->chdir)
 			bad_usage("--join: --chdir is not supported with --join%s", "");
 		if (cfg->machine_given || cfg->boot || cfg->nmounts || cfg->read_only ||
-		    cfg->ephemeral || cfg->private_network)
-			bad_usage("--join: -M, --boot, --bind, --tmpfs, --read-only, --ephemeral and --private-network only apply to a new container%s", "");
+		    cfg->ephemeral || cfg->private_network || cfg->private_users)
+			bad_usage("--join: -M, --boot, --bind, --tmpfs, --read-only, --ephemeral, --private-network and --private-users only apply to a new container%s", "");
 		cfg->argv = optind < argc ? &argv[optind] : default_join_argv;
 		return;
 	}

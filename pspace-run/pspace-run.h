@@ -106,6 +106,18 @@ struct config {
 	const char *env_file;	/* --env-file */
 	char **file_env;	/* its NAME=VALUE lines, in order */
 	int nfile_env;
+
+	/* A user namespace (userns.c): run unprivileged, or --private-users. */
+	bool userns;		/* CLONE_NEWUSER */
+	bool unprivileged;	/* run by a user without privilege */
+	bool private_users;	/* --private-users */
+	bool pu_given;		/* --private-users=UID[:COUNT] */
+	uid_t pu_base;		/* the container's 0 outside */
+	unsigned long pu_count;
+	uid_t caller_uid;	/* unprivileged: root inside */
+	gid_t caller_gid;
+	unsigned long subuid, sub_count;	/* /etc/subuid: 1..COUNT inside */
+	unsigned long subgid, subgid_count;
 };
 
 /* options.c */
@@ -195,6 +207,12 @@ void bring_lo_up(void);
 int ephemeral_root(const struct config *cfg);
 void prepare_user_mounts(const struct config *cfg, int root);
 void user_mounts(const struct config *cfg, int root);
+
+/* userns.c: unprivileged runs and --private-users */
+void userns_prepare(struct config *cfg);
+void userns_write_maps(const struct config *cfg, pid_t pid);
+void userns_enter(const struct config *cfg, int sync_fd);
+bool userns_maps_gid(unsigned long gid);
 
 /* mini-init.c */
 void run_as_pid2(const struct config *cfg) __attribute__((noreturn));

@@ -136,10 +136,13 @@ void pick_hostname(struct config *cfg)
 pid_t spawn_pspace(const struct config *cfg, int *pidfd, int *console)
 {
 	struct clone_args_v2 args;
-	int alive[2], sock[2] = { -1, -1 }, cgroup;
+	int alive[2], sock[2] = { -1, -1 }, sync[2] = { -1, -1 }, cgroup;
 	long pid;
 
 	if (pipe2(alive, O_CLOEXEC) < 0)
+		die_errno(EXIT_SETUP, "pipe");
+	/* A user namespace: the leader waits until its maps are written. */
+	if (cfg->userns && pipe2(sync, O_CLOEXEC) < 0)
 		die_errno(EXIT_SETUP, "pipe");
 	if (cfg->console == CONSOLE_INTERACTIVE &&
 	    socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sock) < 0)
@@ -151,6 +154,8 @@ pid_t spawn_pspace(const struct config *cfg, int *pidfd, int *console)
 		args.flags |= CLONE_NEWUTS | CLONE_NEWIPC;
 	if (cfg->private_network)
 		args.flags |= CLONE_NEWNET;
+	if (cfg->userns)
+		args.flags |= CLONE_NEWUSER;
 	cgroup = cgroup_create(cfg, alive);
 	if (cgroup >= 0) {
 		args.flags |= CLONE_INTO_CGROUP | CLONE_NEWCGROUP;
@@ -165,11 +170,16 @@ pid_t spawn_pspace(const struct config *cfg, int *pidfd, int *console)
 		if (errno == EINVAL || errno == ENOSYS)
 			die(EXIT_SETUP, "this kernel does not support CLONE_NPSPACE (clone3: %s)",
 			    strerror(errno));
-		die_errno(EXIT_SETUP, "clone3(CLONE_NPSPACE)");
+		die_errno(EXIT_SETUP, cfg->userns ? "clone3(CLONE_NEWUSER | CLONE_NPSPACE)"
+			  : "clone3(CLONE_NPSPACE)");
 	}
 	if (pid == 0) {
 		machine_forget();
 		close(alive[1]);
+		if (cfg->userns) {
+			close(sync[1]);
+			userns_enter(cfg, sync[0]);
+		}
 		if (sock[0] >= 0)
 			close(sock[0]);
 		die_with_parent(alive[0]);
@@ -185,6 +195,13 @@ pid_t spawn_pspace(const struct config *cfg, int *pidfd, int *console)
 		exec_command(cfg);
 	}
 	close(alive[0]);
+	if (cfg->userns) {
+		close(sync[0]);
+		userns_write_maps(cfg, pid);
+		if (write(sync[1], "", 1) != 1)
+			die_errno(EXIT_SETUP, "user namespace: start the leader");
+		close(sync[1]);
+	}
 	if (cgroup >= 0)
 		close(cgroup);
 	/* alive[1] stays open, unused, for as long as pspace-run lives. */

@@ -19,6 +19,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <grp.h>
+#include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -189,10 +191,23 @@ static int wait_for(pid_t child)
  * Nothing of the caller's, and no privilege the container lacks, is
  * ever in the pspace for the container to ptrace or read through /proc.
  */
+/* Is @pid's user namespace another than ours? */
+static bool other_userns(pid_t pid)
+{
+	struct stat a, b;
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/ns/user", (int)pid);
+	if (stat(path, &a) < 0 || stat("/proc/self/ns/user", &b) < 0)
+		die_errno(EXIT_SETUP, "--join %d: its user namespace", (int)pid);
+	return a.st_ino != b.st_ino || a.st_dev != b.st_dev;
+}
+
 static void join_and_run(const struct config *joined, int pidfd)
 {
 	pid_t command;
 	char path[64];
+	bool userns;
 	int root;
 
 	/*
@@ -205,10 +220,25 @@ static void join_and_run(const struct config *joined, int pidfd)
 	root = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (root < 0)
 		die_errno(EXIT_SETUP, "--join %d: its root", (int)joined->join);
+	/*
+	 * A container with a user namespace of its own (unprivileged, or
+	 * --private-users) is entered through it, and the joined process is
+	 * its root, not the host's: the host's root is not mapped there.
+	 */
+	userns = other_userns(joined->join);
 	if (setns(pidfd, CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWIPC |
-		  CLONE_NEWCGROUP) < 0)
+		  CLONE_NEWCGROUP | (userns ? CLONE_NEWUSER : 0)) < 0)
 		die_errno(EXIT_SETUP, "--join %d: setns", (int)joined->join);
 	close(pidfd);
+	if (userns) {
+		if (setresgid(0, 0, 0) < 0)
+			die_errno(EXIT_SETUP, "--join %d: setresgid 0", (int)joined->join);
+		/* Refused where setgroups is denied (a single-id map): none to drop. */
+		if (setgroups(0, NULL) < 0 && errno != EPERM)
+			die_errno(EXIT_SETUP, "--join %d: setgroups", (int)joined->join);
+		if (setresuid(0, 0, 0) < 0)
+			die_errno(EXIT_SETUP, "--join %d: setresuid 0", (int)joined->join);
+	}
 	if (fchdir(root) < 0 || chroot(".") < 0)
 		die_errno(EXIT_SETUP, "--join %d: enter its root", (int)joined->join);
 	close(root);
