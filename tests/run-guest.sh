@@ -15,7 +15,7 @@
 # demo:  show nested containers.      shell: an interactive guest shell.
 #
 # PSPACE_KVM=1 uses KVM when /dev/kvm exists (off by default: it has hung
-# guests here).  PSPACE_TIMEOUT (seconds) bounds a check run (default 1500).
+# guests here).  PSPACE_TIMEOUT (seconds) bounds a check run (default 2700).
 # SUITES=20-pspace-run,40-systemd runs only those suites (80-initramfs: the
 # initramfs guest of tests/run-initramfs.sh, booted after the disk guest).
 set -eu
@@ -24,7 +24,7 @@ set -eu
 mode=${1:-check}
 [ "$mode" != script ] || { script=$2; shift; }
 kernel=${2:-$BUILD/bzImage}
-timeout=${PSPACE_TIMEOUT:-1500}
+timeout=${PSPACE_TIMEOUT:-2700}
 results=$BUILD/results
 console=$BUILD/console-$mode.log
 guest_mode=$mode
