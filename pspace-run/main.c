@@ -3,7 +3,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
+#include <grp.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -44,6 +46,23 @@ static void check_keep_fds(const struct config *cfg)
 			die_errno(EXIT_SETUP, "--keep-fd %d", cfg->keep_fd[i]);
 }
 
+/*
+ * Before anything else: pspace-run is not a setuid or file-capability
+ * program (it trusts its environment, its arguments and the caller's
+ * files as the caller's own), and the caller's supplementary groups
+ * never reach a container, whose root would hold them with the host's
+ * meaning on whatever is bound in (--user sets the user's own).  A
+ * caller without privilege cannot drop them: setgroups() is refused
+ * (EPERM), and in its user namespace they show as the overflow group.
+ */
+static void check_caller(void)
+{
+	if (getauxval(AT_SECURE))
+		die(EXIT_SETUP, "refusing to run setuid, setgid or with file capabilities (AT_SECURE): run it as root, or as a user without privilege");
+	if (setgroups(0, NULL) < 0 && errno != EPERM)
+		die_errno(EXIT_SETUP, "setgroups");
+}
+
 int main(int argc, char **argv)
 {
 	struct config cfg = { 0 };
@@ -52,6 +71,7 @@ int main(int argc, char **argv)
 	int console = -1;
 	int status;
 
+	check_caller();
 	/* The OCI runtime's command line (oci-main.c): VERB ID, as runc's. */
 	if (oci_is_command(argc, argv))
 		return oci_main(argc, argv);
