@@ -214,21 +214,13 @@ static bool range_taken(const struct config *cfg, unsigned long a, unsigned long
 }
 
 /* Lock the range starting at @base for this run: 0, or -1 (in use). */
-static int lock_range(const struct config *cfg, unsigned long base, unsigned long count)
+static int lock_range(const struct config *cfg, int dir, unsigned long base, unsigned long count)
 {
 	char name[32], buf[64];
-	int dir, fd, len;
+	int fd, len;
 
-	if (mkdir("/run/pspace-run", 0755) < 0 && errno != EEXIST)
-		die_errno(EXIT_SETUP, "--private-users: /run/pspace-run");
-	if (mkdir(USERNS_DIR, 0755) < 0 && errno != EEXIST)
-		die_errno(EXIT_SETUP, "--private-users: " USERNS_DIR);
-	dir = open(USERNS_DIR, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (dir < 0)
-		die_errno(EXIT_SETUP, "--private-users: " USERNS_DIR);
 	snprintf(name, sizeof(name), "%lu", base);
 	fd = openat(dir, name, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
-	close(dir);
 	if (fd < 0)
 		die_errno(EXIT_SETUP, "--private-users: " USERNS_DIR "/%s", name);
 	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
@@ -277,31 +269,58 @@ static bool range_in_use(unsigned long a, unsigned long len)
 	return hit;
 }
 
+/*
+ * USERNS_DIR, made if missing, with its ".lock" held exclusively: the
+ * check that no running container's range overlaps and the lock of our
+ * own are one step, or two runs picking different but overlapping
+ * ranges (--private-users=600000 and =589824) both got theirs.
+ */
+static int lock_userns_dir(int *dir)
+{
+	int fd;
+
+	if (mkdir("/run/pspace-run", 0755) < 0 && errno != EEXIST)
+		die_errno(EXIT_SETUP, "--private-users: /run/pspace-run");
+	if (mkdir(USERNS_DIR, 0755) < 0 && errno != EEXIST)
+		die_errno(EXIT_SETUP, "--private-users: " USERNS_DIR);
+	*dir = open(USERNS_DIR, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (*dir < 0)
+		die_errno(EXIT_SETUP, "--private-users: " USERNS_DIR);
+	fd = openat(*dir, ".lock", O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0600);
+	if (fd < 0 || flock(fd, LOCK_EX) < 0)
+		die_errno(EXIT_SETUP, "--private-users: " USERNS_DIR "/.lock");
+	return fd;
+}
+
 static void pick_range(struct config *cfg)
 {
 	char who[256];
 	unsigned long b;
+	int dir, lock = lock_userns_dir(&dir);
 
 	if (cfg->pu_given) {
 		if (range_taken(cfg, cfg->pu_base, cfg->pu_count, who, sizeof(who)))
 			die(EXIT_SETUP, "--private-users=%lu:%lu: the range holds %s",
 			    (unsigned long)cfg->pu_base, (unsigned long)cfg->pu_count, who);
 		if (range_in_use(cfg->pu_base, cfg->pu_count) ||
-		    lock_range(cfg, cfg->pu_base, cfg->pu_count) < 0)
+		    lock_range(cfg, dir, cfg->pu_base, cfg->pu_count) < 0)
 			die(EXIT_SETUP, "--private-users=%lu:%lu: a running container uses that range",
 			    (unsigned long)cfg->pu_base, (unsigned long)cfg->pu_count);
-		return;
+		goto out;
 	}
 	for (b = FIRST_BASE; b + cfg->pu_count <= 0xfffffffeUL; b += RANGE) {
 		if (range_taken(cfg, b, cfg->pu_count, who, sizeof(who)) ||
 		    range_in_use(b, cfg->pu_count))
 			continue;
-		if (lock_range(cfg, b, cfg->pu_count) == 0) {
+		if (lock_range(cfg, dir, b, cfg->pu_count) == 0) {
 			cfg->pu_base = b;
-			return;
+			goto out;
 		}
 	}
 	die(EXIT_SETUP, "--private-users: no free range of %lu uids", (unsigned long)cfg->pu_count);
+out:
+	close(dir);
+	close(lock);
 }
 
 static void write_file(pid_t pid, const char *file, const char *text)
