@@ -300,7 +300,7 @@ int ephemeral_root(const struct config *cfg)
 	struct stat st;
 	int root, tmp, ov, mnt, fs;
 
-	root = open(cfg->root, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	root = open(root_path(cfg), O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (root < 0 || fstat(root, &st) < 0)
 		die_errno(EXIT_SETUP, "--ephemeral: %s", cfg->root);
 	fs = fs_context("tmpfs", "mode=0755", &bad);
@@ -316,7 +316,7 @@ int ephemeral_root(const struct config *cfg)
 	 * attached onto ROOT first, in our mount namespace only (ROOT itself
 	 * is named by the fd taken before), and the overlay goes on top.
 	 */
-	if (syscall(SYS_move_mount, tmp, "", AT_FDCWD, cfg->root, MOVE_MOUNT_F_EMPTY_PATH) < 0)
+	if (syscall(SYS_move_mount, tmp, "", AT_FDCWD, root_path(cfg), MOVE_MOUNT_F_EMPTY_PATH) < 0)
 		die_errno(EXIT_SETUP, "--ephemeral: attach the tmpfs onto %s", cfg->root);
 	/* The overlay's "/" is the upper directory's: ROOT's owner and mode. */
 	if (mkdirat(tmp, "upper", 0755) < 0 || mkdirat(tmp, "work", 0700) < 0 ||
@@ -342,7 +342,7 @@ int ephemeral_root(const struct config *cfg)
 	close(ov);
 	close(tmp);
 	close(root);
-	if (syscall(SYS_move_mount, mnt, "", AT_FDCWD, cfg->root, MOVE_MOUNT_F_EMPTY_PATH) < 0)
+	if (syscall(SYS_move_mount, mnt, "", AT_FDCWD, root_path(cfg), MOVE_MOUNT_F_EMPTY_PATH) < 0)
 		die_errno(EXIT_SETUP, "--ephemeral: attach the overlay onto %s", cfg->root);
 	if (fchdir(mnt) < 0)
 		die_errno(EXIT_SETUP, "%s", cfg->root);
@@ -494,15 +494,31 @@ static void clone_sources(const struct config *cfg)
  */
 void prepare_user_mounts(const struct config *cfg, int root)
 {
+	if (fstat(root, &root_stat) < 0)
+		die_errno(EXIT_SETUP, "%s", cfg->root);
+	clone_sources(cfg);
+	if (!cfg->read_only)
+		return;
+	make_mount_points(cfg, root);
+	if (setattr_fd(root, MOUNT_ATTR_RDONLY, true) < 0)
+		die_errno(EXIT_SETUP, "--read-only: %s", cfg->root);
+	verbose(cfg, "--read-only: %s", cfg->root);
+}
+
+/*
+ * --read-only: the mount points of --bind and --tmpfs made in ROOT (@root
+ * a directory fd of it), as they cannot be once it is read-only; not those
+ * below /dev, /run, /proc, /sys or /tmp, file systems of ours by then.
+ * Also from the host side for --private-users (userns.c).
+ */
+void make_mount_points(const struct config *cfg, int root)
+{
 	static const char *const ours[] = { "dev", "run", "proc", "sys", "tmp" };
 	int i;
 	size_t j;
 
 	if (fstat(root, &root_stat) < 0)
 		die_errno(EXIT_SETUP, "%s", cfg->root);
-	clone_sources(cfg);
-	if (!cfg->read_only)
-		return;
 	for (i = 0; i < cfg->nmounts; i++) {
 		const struct mount_opt *m = &cfg->mounts[i];
 		const char *top = m->dst + strspn(m->dst, "/");
@@ -519,9 +535,6 @@ void prepare_user_mounts(const struct config *cfg, int root)
 		if (fd >= 0)
 			close(fd);
 	}
-	if (setattr_fd(root, MOUNT_ATTR_RDONLY, true) < 0)
-		die_errno(EXIT_SETUP, "--read-only: %s", cfg->root);
-	verbose(cfg, "--read-only: %s", cfg->root);
 }
 
 /* --read-only: a tmpfs on /tmp, as the API file systems are writable. */

@@ -91,6 +91,7 @@ int main(int argc, char **argv)
 	find_init(&cfg);
 	resolve_user(&cfg);
 	check_mount_sources(&cfg);
+	userns_read_only(&cfg);
 	if (cfg.machine_given && !cfg.hostname)
 		cfg.hostname = cfg.machine;
 	pick_hostname(&cfg);

@@ -611,7 +611,7 @@ void setup_root(const struct config *cfg, int console_sock)
 		if (fstat(root, &root_st) < 0)
 			die_errno(EXIT_SETUP, "%s", cfg->root);
 	} else {
-		root = bind_root_onto_itself(cfg->root);
+		root = bind_root_onto_itself(root_path(cfg));
 	}
 	root_fd = root;
 	/* --bind sources cloned; --read-only's mount points made, then ROOT read-only. */

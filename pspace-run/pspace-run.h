@@ -44,6 +44,7 @@ enum test_off {
 	OFF_INIT = 1 << 7,	/* the --as-pid2 init as in 0.1: privileged, one pgrp */
 	OFF_DEVICES = 1 << 8,	/* no device policy on the cgroup */
 	OFF_MOVEROOT = 1 << 9,	/* initramfs fallback as runc --no-pivot: nothing closed */
+	OFF_PURO = 1 << 10,	/* --private-users --read-only: ROOT made read-only inside */
 };
 #ifdef PSPACE_TEST_FIXTURE
 #define TEST_OFF(cfg, bit) ((cfg)->test_off & (bit))
@@ -142,6 +143,7 @@ void die(int status, const char *fmt, ...)
 	__attribute__((noreturn, format(printf, 2, 3)));
 void die_errno(int status, const char *fmt, ...)
 	__attribute__((noreturn, format(printf, 2, 3)));
+void warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void warn_errno(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void verbose(const struct config *cfg, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -206,10 +208,23 @@ int parse_mount_opt(struct config *cfg, int type, const char *arg);
 void bring_lo_up(void);
 int ephemeral_root(const struct config *cfg);
 void prepare_user_mounts(const struct config *cfg, int root);
+void make_mount_points(const struct config *cfg, int root);
+
+/*
+ * ROOT as the leader names it: with --private-users its working directory
+ * (pspace.c: the leader, root of its user namespace only, may not be able
+ * to walk ROOT's path), else the path.  A mount onto "." goes on top of
+ * whatever is mounted there already, as one onto the path does.
+ */
+static inline const char *root_path(const struct config *cfg)
+{
+	return cfg->private_users ? "." : cfg->root;
+}
 void user_mounts(const struct config *cfg, int root);
 
 /* userns.c: unprivileged runs and --private-users */
 void userns_prepare(struct config *cfg);
+void userns_read_only(const struct config *cfg);
 void userns_write_maps(const struct config *cfg, pid_t pid);
 void userns_enter(const struct config *cfg, int sync_fd);
 bool userns_maps_gid(unsigned long gid);

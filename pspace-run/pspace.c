@@ -136,7 +136,7 @@ void pick_hostname(struct config *cfg)
 pid_t spawn_pspace(const struct config *cfg, int *pidfd, int *console)
 {
 	struct clone_args_v2 args;
-	int alive[2], sock[2] = { -1, -1 }, sync[2] = { -1, -1 }, cgroup;
+	int alive[2], sock[2] = { -1, -1 }, sync[2] = { -1, -1 }, cgroup, cwd = -1;
 	long pid;
 
 	if (pipe2(alive, O_CLOEXEC) < 0)
@@ -164,7 +164,21 @@ pid_t spawn_pspace(const struct config *cfg, int *pidfd, int *console)
 	args.pidfd = (uintptr_t)pidfd;
 	args.exit_signal = SIGCHLD;
 
+	/*
+	 * --private-users: ROOT may lie below a directory only the host's
+	 * root can search (as it should, userns.c), which the leader, root
+	 * of the new user namespace only, cannot walk.  It gets ROOT as its
+	 * working directory instead, which the copy of the mount namespace
+	 * carries over onto the copy of ROOT's (idmapped) mount.
+	 */
+	if (cfg->private_users) {
+		cwd = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+		if (cwd < 0 || chdir(cfg->root) < 0)
+			die_errno(EXIT_SETUP, "%s", cfg->root);
+	}
 	pid = syscall(SYS_clone3, &args, sizeof(args));
+	if (pid != 0 && cwd >= 0 && (fchdir(cwd) < 0 || close(cwd) < 0))
+		die_errno(EXIT_SETUP, "back to the working directory");
 	if (pid < 0) {
 		cgroup_remove();
 		if (errno == EINVAL || errno == ENOSYS)
@@ -176,6 +190,8 @@ pid_t spawn_pspace(const struct config *cfg, int *pidfd, int *console)
 	if (pid == 0) {
 		machine_forget();
 		close(alive[1]);
+		if (cwd >= 0)
+			close(cwd);
 		if (cfg->userns) {
 			close(sync[1]);
 			userns_enter(cfg, sync[0]);

@@ -443,6 +443,8 @@ static int mapping_userns(const struct config *cfg)
  * --private-users: ROOT idmapped (and nodev), attached over ROOT in a
  * mount namespace of pspace-run's own, which the container's copies.
  */
+static int raw_root = -1, idmapped_root = -1;
+
 static void idmap_root(const struct config *cfg)
 {
 	struct mount_attr attr = {
@@ -454,6 +456,9 @@ static void idmap_root(const struct config *cfg)
 		die_errno(EXIT_SETUP, "--private-users: unshare(CLONE_NEWNS)");
 	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
 		die_errno(EXIT_SETUP, "--private-users: make / private");
+	raw_root = open(cfg->root, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (raw_root < 0)
+		die_errno(EXIT_SETUP, "--private-users: %s", cfg->root);
 	tree = syscall(SYS_open_tree, AT_FDCWD, cfg->root,
 		       OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE);
 	if (tree < 0)
@@ -465,10 +470,71 @@ static void idmap_root(const struct config *cfg)
 			  "(its file system must support idmapped mounts)", cfg->root);
 	if (syscall(SYS_move_mount, tree, "", AT_FDCWD, cfg->root, MOVE_MOUNT_F_EMPTY_PATH) < 0)
 		die_errno(EXIT_SETUP, "--private-users: attach the idmapped %s", cfg->root);
-	close(tree);
+	idmapped_root = tree;
 	close(userns);
 	verbose(cfg, "--private-users: %s idmapped, 0 is %lu outside", cfg->root,
 		(unsigned long)cfg->pu_base);
+}
+
+/*
+ * --private-users --read-only: ROOT's idmapped mount made read-only here,
+ * in pspace-run's own mount namespace, so that the copy the container's
+ * user namespace gets has the flag locked (MNT_LOCK_READONLY); made
+ * read-only by the leader, in a namespace its root owns, root inside
+ * could remount it read-write.  The mount points of --bind and --tmpfs
+ * are made first, through ROOT itself (the idmapped mount maps no host
+ * id), as they cannot be afterwards.
+ */
+void userns_read_only(const struct config *cfg)
+{
+	struct mount_attr attr = { .attr_set = MOUNT_ATTR_RDONLY };
+
+	if (raw_root < 0)
+		return;
+	if (cfg->read_only && !TEST_OFF(cfg, OFF_PURO)) {
+		make_mount_points(cfg, raw_root);
+		if (syscall(SYS_mount_setattr, idmapped_root, "", AT_EMPTY_PATH | AT_RECURSIVE,
+			    &attr, sizeof(attr)) < 0)
+			die_errno(EXIT_SETUP, "--read-only: %s", cfg->root);
+	}
+	close(raw_root);
+	close(idmapped_root);
+	raw_root = idmapped_root = -1;
+}
+
+/*
+ * --private-users: root inside makes files in ROOT that are root's on
+ * disk (the idmap maps them back), setuid ones too.  A host user who can
+ * reach ROOT by its host path runs them as the host's root, so ROOT
+ * should lie below a directory that is root's and that others cannot
+ * search (as podman keeps its storage in a 0700 directory).  Warned
+ * about, not refused: the caller may know ROOT is nobody else's to reach.
+ */
+static void warn_reachable_root(const struct config *cfg)
+{
+	char *path = strdup(cfg->root), *slash;
+	struct stat st;
+
+	if (!path)
+		die_errno(EXIT_SETUP, "%s", cfg->root);
+	while ((slash = strrchr(path, '/'))) {
+		if (slash == path)
+			slash[1] = '\0';
+		else
+			*slash = '\0';
+		if (stat(path, &st) == 0 && st.st_uid == 0 && !(st.st_mode & S_IXOTH) &&
+		    (!(st.st_mode & S_IXGRP) || st.st_gid == 0)) {
+			free(path);
+			return;
+		}
+		if (slash == path)
+			break;
+	}
+	free(path);
+	if (!cfg->quiet)
+		warn("--private-users: %s is reachable by other users of the host: a setuid "
+		     "file the container makes in it would run as the host's root; keep it "
+		     "below a directory only root can search (chmod 700)", cfg->root);
 }
 
 /*
@@ -523,6 +589,7 @@ void userns_prepare(struct config *cfg)
 	if (!cfg->private_users)
 		return;
 	cfg->userns = true;
+	warn_reachable_root(cfg);
 	pick_range(cfg);
 	idmap_root(cfg);
 }

@@ -45,6 +45,15 @@ void die_errno(int status, const char *fmt, ...)
 	_exit(status);
 }
 
+void warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport(0, fmt, ap);
+	va_end(ap);
+}
+
 void warn_errno(const char *fmt, ...)
 {
 	int err = errno;
