@@ -44,6 +44,7 @@ enum test_off {
 	OFF_INIT = 1 << 7,	/* the --as-pid2 init as in 0.1: privileged, one pgrp */
 	OFF_DEVICES = 1 << 8,	/* no device policy on the cgroup */
 	OFF_MOVEROOT = 1 << 9,	/* initramfs fallback as runc --no-pivot: nothing closed */
+	OFF_DEVNODES = 1 << 10,	/* the host's device nodes bound in, read-write */
 };
 #ifdef PSPACE_TEST_FIXTURE
 #define TEST_OFF(cfg, bit) ((cfg)->test_off & (bit))
