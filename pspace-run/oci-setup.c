@@ -166,6 +166,30 @@ static int new_fs(const char *type, const char *data, uint64_t attr, const char 
 	return mnt;
 }
 
+/*
+ * proc, sysfs and cgroup go onto a real directory at their destination,
+ * with no symbolic link on the way (runc: CVE-2019-16884, -19921): the
+ * image's /proc -> /x would have proc land on /x, with maskedPaths and
+ * readonlyPaths of /proc/... aimed at whatever /proc leads to later, and
+ * a /proc/sys left writable is the host's kernel.core_pattern.
+ */
+static void check_api_destination(int root, const char *dest, const char *type)
+{
+	struct stat st;
+	int fd = open_in(root, dest, O_PATH | O_NOFOLLOW,
+			 RESOLVE_IN_ROOT | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS);
+
+	if ((fd < 0 && errno == ELOOP) || (fd >= 0 && fstat(fd, &st) == 0 && S_ISLNK(st.st_mode)))
+		die(EXIT_SETUP, "mount destination %s: is a symbolic link or leads through one: refused for a %s mount",
+		    dest, type);
+	if (fd < 0 || fstat(fd, &st) < 0)
+		die_errno(EXIT_SETUP, "mount destination %s", dest);
+	if (!S_ISDIR(st.st_mode))
+		die(EXIT_SETUP, "mount destination %s: not a directory: refused for a %s mount", dest,
+		    type);
+	close(fd);
+}
+
 static int host_sys = -1;
 static const char *const dev_nodes[] = { "null", "zero", "full", "random", "urandom", "tty" };
 static int dev_node_fd[sizeof(dev_nodes) / sizeof(dev_nodes[0])];
@@ -208,6 +232,9 @@ static void do_mount(int root, const struct oci_mount *m)
 			die_errno(EXIT_SETUP, "mount %s on %s: propagation", type, m->destination);
 	}
 	target = mount_point(root, m->destination, file);
+	if (!m->bind && (!strcmp(type, "proc") || !strcmp(type, "sysfs") || !strcmp(type, "cgroup") ||
+			 !strcmp(type, "cgroup2")))
+		check_api_destination(root, m->destination, type);
 	if (attach(mnt, target) < 0)
 		die_errno(EXIT_SETUP, "mount %s on %s", type, m->destination);
 	close(mnt);
