@@ -72,6 +72,8 @@ int main(int argc, char **argv)
 	int status;
 
 	check_caller();
+	/* Before anything enters a container: the binary out of its reach. */
+	reexec_sealed(argv);
 	/* The OCI runtime's command line (oci-main.c): VERB ID, as runc's. */
 	if (oci_is_command(argc, argv))
 		return oci_main(argc, argv);

@@ -170,6 +170,24 @@ static int open_beneath(int dir, const char *path, int flags)
 }
 
 /*
+ * A clone of the host's node, read-only: bound into the container, it is
+ * the host's inode, whose mode and owner root in the container could
+ * change (chmod, chown: EROFS now), while reading and writing the device
+ * itself is no write to the file system and goes on working.
+ */
+static int clone_host_node(const char *path, struct stat *st)
+{
+	int fd = sys_open_tree(AT_FDCWD, path, OPEN_TREE_CLONE);
+
+	if (fd < 0 || (st && fstat(fd, st) < 0))
+		die_errno(EXIT_SETUP, "%s", path);
+	if (!TEST_OFF(config, OFF_DEVNODES) &&
+	    set_attr(fd, "", 0, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC) < 0)
+		die_errno(EXIT_SETUP, "%s: make its clone read-only", path);
+	return fd;
+}
+
+/*
  * /proc, masked as systemd-nspawn masks it: the files that reach the
  * whole machine are covered, the directories
  * that configure it are read-only, and so is /proc/sys, but for
@@ -225,8 +243,8 @@ static void mask_proc(int proc)
 		target = open_beneath(proc, proc_inaccessible[i], O_PATH);
 		if (target < 0 && errno == ENOENT)
 			continue;
-		fd = sys_open_tree(AT_FDCWD, "/dev/null", OPEN_TREE_CLONE);
-		if (target < 0 || fd < 0 || attach(fd, target) < 0)
+		fd = clone_host_node("/dev/null", NULL);
+		if (target < 0 || attach(fd, target) < 0)
 			die_errno(EXIT_SETUP, "mask /proc/%s", proc_inaccessible[i]);
 		close(fd);
 		close(target);
@@ -236,18 +254,19 @@ static void mask_proc(int proc)
 /* The host's files that the container gets, cloned before ROOT is looked at. */
 static const char *const dev_nodes[] = { "null", "zero", "full", "random", "urandom", "tty" };
 static int dev_node_fd[sizeof(dev_nodes) / sizeof(dev_nodes[0])];
+static dev_t dev_node_rdev[sizeof(dev_nodes) / sizeof(dev_nodes[0])];
 static int host_sys = -1;
 
 static void clone_host_sources(void)
 {
 	char path[32];
+	struct stat st;
 	size_t i;
 
 	for (i = 0; i < sizeof(dev_nodes) / sizeof(dev_nodes[0]); i++) {
 		snprintf(path, sizeof(path), "/dev/%s", dev_nodes[i]);
-		dev_node_fd[i] = sys_open_tree(AT_FDCWD, path, OPEN_TREE_CLONE);
-		if (dev_node_fd[i] < 0)
-			die_errno(EXIT_SETUP, "%s", path);
+		dev_node_fd[i] = clone_host_node(path, &st);
+		dev_node_rdev[i] = st.st_rdev;
 	}
 	/*
 	 * The host's sysfs alone, read-only: without a network namespace of
@@ -396,9 +415,23 @@ static void mount_dev(int target)
 	if (attach(dev, target) < 0)
 		die_errno(EXIT_SETUP, "mount tmpfs on /dev");
 	for (i = 0; i < sizeof(dev_nodes) / sizeof(dev_nodes[0]); i++) {
-		int fd = openat(dev, dev_nodes[i], O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC,
-				0666);
+		int fd;
 
+		/*
+		 * Nodes of the container's own where we may make them (not in
+		 * a user namespace): what root inside does to them is done to
+		 * the tmpfs, never to the host's /dev.  Else the read-only
+		 * clones of the host's.
+		 */
+		if (!TEST_OFF(config, OFF_INROOT | OFF_DEVNODES) &&
+		    mknodat(dev, dev_nodes[i], S_IFCHR | 0666, dev_node_rdev[i]) == 0) {
+			if (fchmodat(dev, dev_nodes[i], 0666, 0) < 0)
+				die_errno(EXIT_SETUP, "chmod /dev/%s", dev_nodes[i]);
+			continue;
+		}
+		if (errno != EPERM && !TEST_OFF(config, OFF_INROOT | OFF_DEVNODES))
+			die_errno(EXIT_SETUP, "mknod /dev/%s", dev_nodes[i]);
+		fd = openat(dev, dev_nodes[i], O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, 0666);
 		if (TEST_OFF(config, OFF_INROOT)) {
 			/* The fixture creates them by path, as pspace-run 0.1 did. */
 			char path[32];

@@ -175,6 +175,8 @@ static void leader(const struct oci_spec *s, int ready, int fifo, int console, v
 	char c;
 	int i;
 
+	/* pspace-run's code in the container until start: see selfexe.c. */
+	make_undumpable();
 	for (i = 0; i < s->nns; i++) {
 		int fd = open(s->ns[i].path, O_RDONLY | O_CLOEXEC);
 
@@ -478,6 +480,7 @@ int oci_exec(const struct oci_exec_opts *o)
 		/* The host's cgroup directory must not be reachable as a cwd. */
 		if (cgroup >= 0)
 			close(cgroup);
+		make_undumpable();
 		if (setns(pidfd, CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWIPC |
 			  CLONE_NEWNET | (st.ns_flags & CLONE_NEWCGROUP)) < 0)
 			die_errno(EXIT_SETUP, "exec %s: setns", o->id);

@@ -166,9 +166,34 @@ static int new_fs(const char *type, const char *data, uint64_t attr, const char 
 	return mnt;
 }
 
+/*
+ * proc, sysfs and cgroup go onto a real directory at their destination,
+ * with no symbolic link on the way (runc: CVE-2019-16884, -19921): the
+ * image's /proc -> /x would have proc land on /x, with maskedPaths and
+ * readonlyPaths of /proc/... aimed at whatever /proc leads to later, and
+ * a /proc/sys left writable is the host's kernel.core_pattern.
+ */
+static void check_api_destination(int root, const char *dest, const char *type)
+{
+	struct stat st;
+	int fd = open_in(root, dest, O_PATH | O_NOFOLLOW,
+			 RESOLVE_IN_ROOT | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS);
+
+	if ((fd < 0 && errno == ELOOP) || (fd >= 0 && fstat(fd, &st) == 0 && S_ISLNK(st.st_mode)))
+		die(EXIT_SETUP, "mount destination %s: is a symbolic link or leads through one: refused for a %s mount",
+		    dest, type);
+	if (fd < 0 || fstat(fd, &st) < 0)
+		die_errno(EXIT_SETUP, "mount destination %s", dest);
+	if (!S_ISDIR(st.st_mode))
+		die(EXIT_SETUP, "mount destination %s: not a directory: refused for a %s mount", dest,
+		    type);
+	close(fd);
+}
+
 static int host_sys = -1;
 static const char *const dev_nodes[] = { "null", "zero", "full", "random", "urandom", "tty" };
 static int dev_node_fd[sizeof(dev_nodes) / sizeof(dev_nodes[0])];
+static dev_t dev_node_rdev[sizeof(dev_nodes) / sizeof(dev_nodes[0])];
 
 static void do_mount(int root, const struct oci_mount *m)
 {
@@ -207,6 +232,9 @@ static void do_mount(int root, const struct oci_mount *m)
 			die_errno(EXIT_SETUP, "mount %s on %s: propagation", type, m->destination);
 	}
 	target = mount_point(root, m->destination, file);
+	if (!m->bind && (!strcmp(type, "proc") || !strcmp(type, "sysfs") || !strcmp(type, "cgroup") ||
+			 !strcmp(type, "cgroup2")))
+		check_api_destination(root, m->destination, type);
 	if (attach(mnt, target) < 0)
 		die_errno(EXIT_SETUP, "mount %s on %s", type, m->destination);
 	close(mnt);
@@ -218,7 +246,14 @@ static const struct { const char *name, *link; } dev_links[] = {
 	{ "stdout", "/proc/self/fd/1" }, { "stderr", "/proc/self/fd/2" },
 };
 
-/* The default devices, bound from the host's nodes onto files of /dev. */
+/*
+ * The default devices: nodes of the container's own, made in its /dev as
+ * runc makes them outside a user namespace, so that chmod or chown by
+ * root inside changes nothing of the host's.  Where a node cannot be
+ * made (the image's /dev has that file already, or mknod is refused),
+ * the host's node is bound read-only (metadata changes fail with EROFS,
+ * the device itself works).
+ */
 static void default_devices(int root)
 {
 	int dev = open_in(root, "dev", O_PATH | O_DIRECTORY, IN_ROOT);
@@ -230,9 +265,18 @@ static void default_devices(int root)
 		die_errno(EXIT_SETUP, "/dev");
 	}
 	for (i = 0; i < sizeof(dev_nodes) / sizeof(dev_nodes[0]); i++) {
-		int fd = openat(dev, dev_nodes[i], O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW |
-				O_CLOEXEC, 0666);
+		int fd;
 
+		if (mknodat(dev, dev_nodes[i], S_IFCHR | 0666, dev_node_rdev[i]) == 0) {
+			if (fchmodat(dev, dev_nodes[i], 0666, 0) < 0)
+				die_errno(EXIT_SETUP, "chmod /dev/%s", dev_nodes[i]);
+			close(dev_node_fd[i]);
+			continue;
+		}
+		if (errno != EEXIST && errno != EPERM)
+			die_errno(EXIT_SETUP, "mknod /dev/%s", dev_nodes[i]);
+		fd = openat(dev, dev_nodes[i], O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC,
+			    0666);
 		if (fd < 0 && errno == EEXIST)
 			fd = openat(dev, dev_nodes[i], O_PATH | O_NOFOLLOW | O_CLOEXEC);
 		if (fd < 0 || attach(dev_node_fd[i], fd) < 0)
@@ -316,6 +360,7 @@ static void readonly_paths(char **paths)
 void oci_setup_root(const struct oci_spec *s)
 {
 	char path[32];
+	struct stat st;
 	size_t i;
 	int root;
 
@@ -324,8 +369,11 @@ void oci_setup_root(const struct oci_spec *s)
 	for (i = 0; i < sizeof(dev_nodes) / sizeof(dev_nodes[0]); i++) {
 		snprintf(path, sizeof(path), "/dev/%s", dev_nodes[i]);
 		dev_node_fd[i] = sys_open_tree(AT_FDCWD, path, OPEN_TREE_CLONE);
-		if (dev_node_fd[i] < 0)
+		if (dev_node_fd[i] < 0 || fstat(dev_node_fd[i], &st) < 0 ||
+		    set_attr(dev_node_fd[i], 0, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID |
+			     MOUNT_ATTR_NOEXEC, 0, 0) < 0)
 			die_errno(EXIT_SETUP, "%s", path);
+		dev_node_rdev[i] = st.st_rdev;
 	}
 	host_sys = sys_open_tree(AT_FDCWD, "/sys", OPEN_TREE_CLONE);
 	if (host_sys >= 0 && set_attr(host_sys, 0, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID |

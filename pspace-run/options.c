@@ -184,7 +184,7 @@ static void parse_test_off(struct config *cfg)
 #ifdef PSPACE_TEST_FIXTURE
 	static const char *const names[] = {
 		"inroot", "sysro", "procmask", "fds", "ns", "capsets", "join", "init",
-		"devices", "moveroot", "puro",
+		"devices", "moveroot", "devnodes", "exe", "puro",
 	};
 	const char *off = getenv("PSPACE_TEST_OFF");
 	size_t i;

@@ -44,7 +44,9 @@ enum test_off {
 	OFF_INIT = 1 << 7,	/* the --as-pid2 init as in 0.1: privileged, one pgrp */
 	OFF_DEVICES = 1 << 8,	/* no device policy on the cgroup */
 	OFF_MOVEROOT = 1 << 9,	/* initramfs fallback as runc --no-pivot: nothing closed */
-	OFF_PURO = 1 << 10,	/* --private-users --read-only: ROOT made read-only inside */
+	OFF_DEVNODES = 1 << 10,	/* the host's device nodes bound in, read-write */
+	OFF_EXE = 1 << 11,	/* no sealed copy to run from, dumpable (selfexe.c) */
+	OFF_PURO = 1 << 12,	/* --private-users --read-only: ROOT made read-only inside */
 };
 #ifdef PSPACE_TEST_FIXTURE
 #define TEST_OFF(cfg, bit) ((cfg)->test_off & (bit))
@@ -236,5 +238,9 @@ void run_as_pid2(const struct config *cfg) __attribute__((noreturn));
 int supervise(const struct config *cfg, pid_t leader, int pidfd, int console);
 void kill_pspace(const struct config *cfg, pid_t leader, int pidfd);
 void reset_signals(void);
+
+/* selfexe.c */
+void reexec_sealed(char **argv);
+void make_undumpable(void);
 
 #endif

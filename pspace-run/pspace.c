@@ -199,6 +199,15 @@ pid_t spawn_pspace(const struct config *cfg, int *pidfd, int *console)
 		if (sock[0] >= 0)
 			close(sock[0]);
 		die_with_parent(alive[0]);
+		/*
+		 * The leader (and the --as-pid2 init) is pspace-run's code in
+		 * the container: no /proc/1/mem or exe for its processes.  In
+		 * a user namespace of its own the caller (who may --join it)
+		 * is no more privileged than the container, and the leader
+		 * stays as the caller's other processes are.
+		 */
+		if (!cfg->userns)
+			make_undumpable();
 		if (cfg->private_network)
 			bring_lo_up();
 		if (cfg->hostname && !TEST_OFF(cfg, OFF_NS) &&

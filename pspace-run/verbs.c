@@ -210,6 +210,7 @@ static void join_and_run(const struct config *joined, int pidfd)
 	bool userns;
 	int root;
 
+	make_undumpable();
 	/*
 	 * setns() gives the top of the mount namespace's root mount, which
 	 * is the container's root only while the container leaves it there:

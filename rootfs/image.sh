@@ -35,7 +35,7 @@ rm -rf "$lib"
 mkdir -p "$lib/suites" "$lib/bin"
 install -m 0755 "$TOP/tests/guest/init" "$TOP/tests/guest/run-suites" "$TOP/tests/guest/demo" \
 	"$TOP/tests/guest/regression" "$TOP/tests/guest/pty-drive" "$TOP/tests/guest/bench" \
-	"$TOP/tests/guest/engine-pty" "$lib/"
+	"$TOP/tests/guest/engine-pty" "$TOP/tests/guest/exe-writer" "$lib/"
 install -m 0644 "$TOP/tests/regression/baseline.txt" "$lib/regression-baseline.txt"
 install -m 0644 "$TOP/tests/regression/expected.txt" "$lib/regression-expected.txt"
 install -m 0644 "$TOP/tests/lib/tap.sh" "$lib/"
