@@ -61,6 +61,10 @@ static void check_caller(void)
 		die(EXIT_SETUP, "refusing to run setuid, setgid or with file capabilities (AT_SECURE): run it as root, or as a user without privilege");
 	if (setgroups(0, NULL) < 0 && errno != EPERM)
 		die_errno(EXIT_SETUP, "setgroups");
+	/* Nor root's gid when it is another (sudo -g disk): the container's is 0. */
+	if (geteuid() == 0 && getegid() != 0 && setresgid(0, 0, 0) < 0 && errno != EINVAL &&
+	    errno != EPERM)
+		die_errno(EXIT_SETUP, "setresgid 0");
 }
 
 int main(int argc, char **argv)

@@ -29,6 +29,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/sysmacros.h>
 #include <sys/uio.h>
 #include <sys/un.h>
 #include <termios.h>
@@ -267,9 +268,11 @@ static void default_devices(int root)
 	for (i = 0; i < sizeof(dev_nodes) / sizeof(dev_nodes[0]); i++) {
 		int fd;
 
-		if (mknodat(dev, dev_nodes[i], S_IFCHR | 0666, dev_node_rdev[i]) == 0) {
-			if (fchmodat(dev, dev_nodes[i], 0666, 0) < 0)
-				die_errno(EXIT_SETUP, "chmod /dev/%s", dev_nodes[i]);
+		mode_t mask = umask(0);	/* 0666 as asked: no chmod by name after it */
+		int r = mknodat(dev, dev_nodes[i], S_IFCHR | 0666, dev_node_rdev[i]);
+
+		umask(mask);
+		if (r == 0) {
 			close(dev_node_fd[i]);
 			continue;
 		}
@@ -310,6 +313,26 @@ void oci_set_sysctl(const struct oci_spec *s)
 	}
 }
 
+/*
+ * The source of a file mask: the container's /dev/null, checked to be the
+ * null device (a node another process swapped for a symbolic link, or
+ * for another file, between its mknod and now, would be bound writable
+ * over /proc: runc's CVE-2025-31133), cloned through that checked fd.
+ */
+static int null_mask(void)
+{
+	int fd = open("/dev/null", O_PATH | O_NOFOLLOW | O_CLOEXEC), mnt;
+	struct stat st;
+
+	if (fd < 0 || fstat(fd, &st) < 0)
+		die_errno(EXIT_SETUP, "linux.maskedPaths: /dev/null");
+	if (!S_ISCHR(st.st_mode) || st.st_rdev != makedev(1, 3))
+		die(EXIT_SETUP, "linux.maskedPaths: /dev/null is not the null device");
+	mnt = sys_open_tree(fd, "", OPEN_TREE_CLONE | AT_EMPTY_PATH);
+	close(fd);
+	return mnt;
+}
+
 /* After pivot_root: paths are the container's own, nothing leads out. */
 static void mask_paths(char **paths)
 {
@@ -328,7 +351,7 @@ static void mask_paths(char **paths)
 			mnt = new_fs("tmpfs", "size=0,mode=0755", MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID |
 				     MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC, paths[i]);
 		else
-			mnt = sys_open_tree(AT_FDCWD, "/dev/null", OPEN_TREE_CLONE);
+			mnt = null_mask();
 		if (mnt < 0 || attach(mnt, target) < 0)
 			die_errno(EXIT_SETUP, "linux.maskedPaths: %s", paths[i]);
 		close(mnt);
@@ -592,6 +615,8 @@ void oci_lock_down(const struct oci_process *p, void *ctx)
 		die_errno(EXIT_SETUP, "process.user.gid %u", (unsigned int)p->gid);
 	if (setresuid(p->uid, p->uid, p->uid) < 0)
 		die_errno(EXIT_SETUP, "process.user.uid %u", (unsigned int)p->uid);
+	/* A changed euid resets "dumpable" to fs.suid_dumpable: set it again. */
+	make_undumpable();
 	if (prctl(PR_SET_KEEPCAPS, 0, 0, 0, 0) < 0)
 		die_errno(EXIT_SETUP, "prctl(PR_SET_KEEPCAPS)");
 	set_caps(p);

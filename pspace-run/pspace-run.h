@@ -227,6 +227,8 @@ void user_mounts(const struct config *cfg, int root);
 /* userns.c: unprivileged runs and --private-users */
 void userns_prepare(struct config *cfg);
 void userns_read_only(const struct config *cfg);
+int userns_root_fd(void);
+void userns_root_close(void);
 void userns_write_maps(const struct config *cfg, pid_t pid);
 void userns_enter(const struct config *cfg, int sync_fd);
 bool userns_maps_gid(unsigned long gid);

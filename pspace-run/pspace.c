@@ -171,12 +171,13 @@ pid_t spawn_pspace(const struct config *cfg, int *pidfd, int *console)
 	 * working directory instead, which the copy of the mount namespace
 	 * carries over onto the copy of ROOT's (idmapped) mount.
 	 */
-	if (cfg->private_users) {
+	if (userns_root_fd() >= 0) {
 		cwd = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
-		if (cwd < 0 || chdir(cfg->root) < 0)
+		if (cwd < 0 || fchdir(userns_root_fd()) < 0)
 			die_errno(EXIT_SETUP, "%s", cfg->root);
 	}
 	pid = syscall(SYS_clone3, &args, sizeof(args));
+	userns_root_close();
 	if (pid != 0 && cwd >= 0 && (fchdir(cwd) < 0 || close(cwd) < 0))
 		die_errno(EXIT_SETUP, "back to the working directory");
 	if (pid < 0) {

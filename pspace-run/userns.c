@@ -459,8 +459,9 @@ static void idmap_root(const struct config *cfg)
 	raw_root = open(cfg->root, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (raw_root < 0)
 		die_errno(EXIT_SETUP, "--private-users: %s", cfg->root);
-	tree = syscall(SYS_open_tree, AT_FDCWD, cfg->root,
-		       OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE);
+	/* ROOT by this one fd from here on: nothing renamed into its path counts. */
+	tree = syscall(SYS_open_tree, raw_root, "",
+		       AT_EMPTY_PATH | OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE);
 	if (tree < 0)
 		die_errno(EXIT_SETUP, "--private-users: clone %s", cfg->root);
 	attr.userns_fd = userns;
@@ -468,7 +469,8 @@ static void idmap_root(const struct config *cfg)
 		    sizeof(attr)) < 0)
 		die_errno(EXIT_SETUP, "--private-users: an idmapped mount of %s "
 			  "(its file system must support idmapped mounts)", cfg->root);
-	if (syscall(SYS_move_mount, tree, "", AT_FDCWD, cfg->root, MOVE_MOUNT_F_EMPTY_PATH) < 0)
+	if (syscall(SYS_move_mount, tree, "", raw_root, "",
+		    MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0)
 		die_errno(EXIT_SETUP, "--private-users: attach the idmapped %s", cfg->root);
 	idmapped_root = tree;
 	close(userns);
@@ -498,8 +500,24 @@ void userns_read_only(const struct config *cfg)
 			die_errno(EXIT_SETUP, "--read-only: %s", cfg->root);
 	}
 	close(raw_root);
-	close(idmapped_root);
-	raw_root = idmapped_root = -1;
+	raw_root = -1;
+}
+
+/*
+ * --private-users: the idmapped ROOT as the working directory, for the
+ * leader to inherit (pspace.c), through the fd of the mount made, not
+ * ROOT's path again; -1 when there is none.  Then closed.
+ */
+int userns_root_fd(void)
+{
+	return idmapped_root;
+}
+
+void userns_root_close(void)
+{
+	if (idmapped_root >= 0)
+		close(idmapped_root);
+	idmapped_root = -1;
 }
 
 /*

@@ -239,6 +239,8 @@ static void join_and_run(const struct config *joined, int pidfd)
 			die_errno(EXIT_SETUP, "--join %d: setgroups", (int)joined->join);
 		if (setresuid(0, 0, 0) < 0)
 			die_errno(EXIT_SETUP, "--join %d: setresuid 0", (int)joined->join);
+		/* The uid change reset "dumpable" to fs.suid_dumpable. */
+		make_undumpable();
 	}
 	if (fchdir(root) < 0 || chroot(".") < 0)
 		die_errno(EXIT_SETUP, "--join %d: enter its root", (int)joined->join);
