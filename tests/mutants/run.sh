@@ -40,7 +40,10 @@ restore() { git -C "$KSRC" checkout -q -- .; }
 trap restore EXIT
 
 patches=()
-for pattern in ${MUTANTS:-*}; do
+set -f	# the patterns are globs over tests/mutants/, not over the cwd
+read -ra patterns <<<"${MUTANTS:-*}"
+set +f
+for pattern in "${patterns[@]}"; do
 	for m in "$TOP"/tests/mutants/$pattern.patch; do
 		[ -f "$m" ] && patches+=("$m")
 	done
