@@ -84,13 +84,56 @@ static int open_in(int root, const char *path, int flags, uint64_t resolve)
 }
 
 #define IN_ROOT (RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS)
+#define NO_LINKS (RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS)
+
+/*
+ * The API file systems mounted (proc, sysfs, cgroup): each one's
+ * destination and an fd of the mount itself, kept until the masks are
+ * on.  maskedPaths, readonlyPaths and linux.sysctl below such a
+ * destination are found from that fd, never by path: a process of the
+ * host's that shares the image can rename the directory proc was
+ * mounted on and put another in its place, and masks applied by path
+ * would then cover nothing (runc: CVE-2025-52565, -52881).
+ */
+static struct api_mount {
+	char dest[PATH_MAX];	/* normalised: no '//', no trailing '/' */
+	const char *type;
+	int fd;
+} api[8];
+static int napi;
+static bool off_apifd;	/* the fixture: as before, by path (PSPACE_TEST_OFF=apifd) */
+
+/* @in without repeated, trailing or "." components, into @out. */
+static void normalise(char *out, const char *in)
+{
+	size_t n = 0;
+
+	while (*in) {
+		const char *end;
+		size_t len;
+
+		while (*in == '/')
+			in++;
+		end = strchrnul(in, '/');
+		len = end - in;
+		if (len && !(len == 1 && *in == '.') && n + len + 2 < PATH_MAX) {
+			out[n++] = '/';
+			memcpy(out + n, in, len);
+			n += len;
+		}
+		in = end;
+	}
+	if (!n)
+		out[n++] = '/';
+	out[n] = '\0';
+}
 
 /*
  * The mount point @dest (absolute in the container) inside @root: made
  * when missing, a directory unless @file, component by component through
  * directory fds resolved in the root.  Returns it O_PATH.
  */
-static int mount_point(int root, const char *dest, bool file)
+static int mount_point(int root, const char *dest, bool file, uint64_t resolve)
 {
 	char *path = strdup(dest), *comp, *next;
 	int dir = dup(root), fd;
@@ -104,7 +147,7 @@ static int mount_point(int root, const char *dest, bool file)
 				*next++ = '\0';
 		if (!strcmp(comp, ".."))
 			die(EXIT_SETUP, "mount destination %s: has a '..'", dest);
-		fd = open_in(dir, comp, O_PATH, IN_ROOT);
+		fd = open_in(dir, comp, O_PATH, resolve);
 		if (fd < 0 && errno == ENOENT) {
 			if (next && *next)
 				file = false;
@@ -119,8 +162,10 @@ static int mount_point(int root, const char *dest, bool file)
 			} else if (mkdirat(dir, comp, 0755) < 0 && errno != EEXIST) {
 				die_errno(EXIT_SETUP, "mount destination %s: mkdir", dest);
 			}
-			fd = open_in(dir, comp, O_PATH, IN_ROOT);
+			fd = open_in(dir, comp, O_PATH, resolve);
 		}
+		if (fd < 0 && errno == ELOOP && (resolve & RESOLVE_NO_SYMLINKS))
+			return -1;
 		if (fd < 0)
 			die_errno(EXIT_SETUP, "mount destination %s", dest);
 		close(dir);
@@ -172,8 +217,29 @@ static int new_fs(const char *type, const char *data, uint64_t attr, const char 
  * with no symbolic link on the way (runc: CVE-2019-16884, -19921): the
  * image's /proc -> /x would have proc land on /x, with maskedPaths and
  * readonlyPaths of /proc/... aimed at whatever /proc leads to later, and
- * a /proc/sys left writable is the host's kernel.core_pattern.
+ * a /proc/sys left writable is the host's kernel.core_pattern.  The
+ * destination is looked up once, with no symbolic link allowed, and
+ * proc mounted onto that very fd (api_destination); the fixture without
+ * 'apifd' does what pspace-run did before: looks it up following links
+ * and checks a second lookup (check_api_destination), a window a racer
+ * swapping a link for a directory wins.
  */
+static int api_destination(int root, const char *dest, const char *type)
+{
+	struct stat st;
+	int fd = mount_point(root, dest, false, IN_ROOT | NO_LINKS);
+
+	if (fd < 0)
+		die(EXIT_SETUP, "mount destination %s: is a symbolic link or leads through one: refused for a %s mount",
+		    dest, type);
+	if (fstat(fd, &st) < 0)
+		die_errno(EXIT_SETUP, "mount destination %s", dest);
+	if (!S_ISDIR(st.st_mode))
+		die(EXIT_SETUP, "mount destination %s: not a directory: refused for a %s mount", dest,
+		    type);
+	return fd;
+}
+
 static void check_api_destination(int root, const char *dest, const char *type)
 {
 	struct stat st;
@@ -199,7 +265,7 @@ static dev_t dev_node_rdev[sizeof(dev_nodes) / sizeof(dev_nodes[0])];
 static void do_mount(int root, const struct oci_mount *m)
 {
 	const char *type = m->type ? m->type : "bind";
-	bool file = false;
+	bool file = false, is_api;
 	int target, mnt;
 
 	if (!strcmp(m->destination, "/") || !m->destination[1])
@@ -232,14 +298,30 @@ static void do_mount(int root, const struct oci_mount *m)
 		if (m->propagation && set_attr(mnt, 0, 0, 0, m->propagation) < 0)
 			die_errno(EXIT_SETUP, "mount %s on %s: propagation", type, m->destination);
 	}
-	target = mount_point(root, m->destination, file);
-	if (!m->bind && (!strcmp(type, "proc") || !strcmp(type, "sysfs") || !strcmp(type, "cgroup") ||
-			 !strcmp(type, "cgroup2")))
-		check_api_destination(root, m->destination, type);
+	is_api = !m->bind && (!strcmp(type, "proc") || !strcmp(type, "sysfs") ||
+			      !strcmp(type, "cgroup") || !strcmp(type, "cgroup2"));
+	if (is_api && !off_apifd) {
+		target = api_destination(root, m->destination, type);
+	} else {
+		target = mount_point(root, m->destination, file, IN_ROOT);
+		if (is_api) {
+			test_pause("resolved");
+			check_api_destination(root, m->destination, type);
+		}
+	}
 	if (attach(mnt, target) < 0)
 		die_errno(EXIT_SETUP, "mount %s on %s", type, m->destination);
-	close(mnt);
 	close(target);
+	if (is_api && !off_apifd) {
+		if (napi == sizeof(api) / sizeof(api[0]))
+			die(EXIT_SETUP, "mounts: more than %zu proc, sysfs and cgroup mounts",
+			    sizeof(api) / sizeof(api[0]));
+		normalise(api[napi].dest, m->destination);
+		api[napi].type = type;
+		api[napi++].fd = mnt;
+	} else {
+		close(mnt);
+	}
 }
 
 static const struct { const char *name, *link; } dev_links[] = {
@@ -293,24 +375,98 @@ static void default_devices(int root)
 	close(dev);
 }
 
+/*
+ * The API mount container path @path is on (the longest destination
+ * that is @path or leads to it), with @path relative to it in @rel; -1
+ * if none.
+ */
+static int api_fd(const char *path, const char **rel)
+{
+	static char norm[PATH_MAX];
+	size_t best = 0;
+	int i, fd = -1;
+
+	normalise(norm, path);
+	for (i = 0; i < napi; i++) {
+		size_t n = strlen(api[i].dest);
+
+		if (n >= best && !strncmp(norm, api[i].dest, n) && (!norm[n] || norm[n] == '/')) {
+			best = n;
+			fd = api[i].fd;
+			*rel = norm + n + (norm[n] == '/');
+		}
+	}
+	return fd;
+}
+
+/*
+ * @path in the container (after pivot_root), O_PATH and not following a
+ * last symbolic link: below an API mount, from that mount's fd with no
+ * link allowed at all; elsewhere resolved in the root.
+ */
+static int open_target(const char *path)
+{
+	const char *rel;
+	int base;
+
+	if (off_apifd)
+		return open(path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	base = api_fd(path, &rel);
+	if (base < 0)
+		return open_in(AT_FDCWD, path, O_PATH | O_NOFOLLOW, IN_ROOT);
+	if (!*rel)
+		return fcntl(base, F_DUPFD_CLOEXEC, 0);
+	return open_in(base, rel, O_PATH | O_NOFOLLOW, RESOLVE_BENEATH | NO_LINKS);
+}
+
+/*
+ * The proc the sysctls are written through: the container's proc mount,
+ * or where the config has none, a proc of the leader's own that is never
+ * attached anywhere.
+ */
+static int sysctl_proc(void)
+{
+	int i, fd;
+
+	for (i = 0; i < napi; i++)
+		if (!strcmp(api[i].type, "proc"))
+			return fcntl(api[i].fd, F_DUPFD_CLOEXEC, 0);
+	fd = new_fs("proc", NULL, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC,
+		    "linux.sysctl");
+	if (fd < 0)
+		die_errno(EXIT_SETUP, "linux.sysctl: mount proc");
+	return fd;
+}
+
 void oci_set_sysctl(const struct oci_spec *s)
 {
-	int i;
+	int i, proc = -1;
 
 	for (i = 0; i < s->nsysctl; i++) {
 		char path[PATH_MAX], *p;
 		int fd;
 		size_t n = strlen(s->sysctl_values[i]);
 
-		snprintf(path, sizeof(path), "/proc/sys/%s", s->sysctl_keys[i]);
-		for (p = path + 10; *p; p++)
+		snprintf(path, sizeof(path), "sys/%s", s->sysctl_keys[i]);
+		for (p = path + 4; *p; p++)
 			if (*p == '.')
 				*p = '/';
-		fd = open(path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
+		if (off_apifd) {
+			char abs[PATH_MAX + 8];
+
+			snprintf(abs, sizeof(abs), "/proc/%s", path);
+			fd = open(abs, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
+		} else {
+			if (proc < 0)
+				proc = sysctl_proc();
+			fd = open_in(proc, path, O_WRONLY, RESOLVE_BENEATH | NO_LINKS);
+		}
 		if (fd < 0 || write(fd, s->sysctl_values[i], n) != (ssize_t)n)
 			die_errno(EXIT_SETUP, "linux.sysctl: %s", s->sysctl_keys[i]);
 		close(fd);
 	}
+	if (proc >= 0)
+		close(proc);
 }
 
 /*
@@ -333,7 +489,7 @@ static int null_mask(void)
 	return mnt;
 }
 
-/* After pivot_root: paths are the container's own, nothing leads out. */
+/* After pivot_root: paths are the container's own (open_target). */
 static void mask_paths(char **paths)
 {
 	int i;
@@ -342,7 +498,7 @@ static void mask_paths(char **paths)
 		struct stat st;
 		int target, mnt;
 
-		target = open(paths[i], O_PATH | O_NOFOLLOW | O_CLOEXEC);
+		target = open_target(paths[i]);
 		if (target < 0 && errno == ENOENT)
 			continue;
 		if (target < 0 || fstat(target, &st) < 0)
@@ -364,12 +520,12 @@ static void readonly_paths(char **paths)
 	int i;
 
 	for (i = 0; paths && paths[i]; i++) {
-		int mnt = sys_open_tree(AT_FDCWD, paths[i], OPEN_TREE_CLONE | AT_RECURSIVE |
-					AT_SYMLINK_NOFOLLOW), target;
+		int target = open_target(paths[i]), mnt;
 
-		if (mnt < 0 && errno == ENOENT)
+		if (target < 0 && errno == ENOENT)
 			continue;
-		target = open(paths[i], O_PATH | O_NOFOLLOW | O_CLOEXEC);
+		mnt = target < 0 ? -1 : sys_open_tree(target, "", OPEN_TREE_CLONE | AT_RECURSIVE |
+						      AT_EMPTY_PATH);
 		if (mnt < 0 || target < 0 ||
 		    set_attr(mnt, AT_RECURSIVE, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID |
 			     MOUNT_ATTR_NODEV, 0, 0) < 0 ||
@@ -387,6 +543,7 @@ void oci_setup_root(const struct oci_spec *s)
 	size_t i;
 	int root;
 
+	off_apifd = test_off_env() & OFF_APIFD;
 	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
 		die_errno(EXIT_SETUP, "make / private");
 	for (i = 0; i < sizeof(dev_nodes) / sizeof(dev_nodes[0]); i++) {
@@ -414,6 +571,7 @@ void oci_setup_root(const struct oci_spec *s)
 	default_devices(root);
 	if (host_sys >= 0)
 		close(host_sys);
+	test_pause("mounted");
 
 	if (syscall(SYS_pivot_root, ".", ".") < 0)
 		die_errno(EXIT_SETUP, "pivot_root into %s", s->root);
@@ -425,6 +583,8 @@ void oci_setup_root(const struct oci_spec *s)
 	oci_set_sysctl(s);
 	mask_paths(s->masked);
 	readonly_paths(s->readonly);
+	while (napi > 0)
+		close(api[--napi].fd);
 	if (s->root_readonly) {
 		int fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
 
