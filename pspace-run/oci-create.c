@@ -193,6 +193,7 @@ static void leader(const struct oci_spec *s, int ready, int fifo, int console, v
 	if (console >= 0)
 		oci_setup_console(console, &s->process);
 	oci_lock_down(&s->process, ctx);
+	oci_setup_done();
 	path = oci_find_executable(&s->process);
 	if (!path)
 		die(EXIT_NOT_FOUND, "process.args[0] %s: not found in the container",

@@ -28,6 +28,7 @@
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <sys/uio.h>
@@ -51,6 +52,9 @@ int umount2(const char *, int);
 #endif
 #ifndef AT_RECURSIVE
 #define AT_RECURSIVE 0x8000
+#endif
+#ifndef DEVPTS_SUPER_MAGIC
+#define DEVPTS_SUPER_MAGIC 0x1cd1
 #endif
 #ifndef TIOCGPTPEER
 #define TIOCGPTPEER _IO('T', 0x41)
@@ -84,16 +88,62 @@ static int open_in(int root, const char *path, int flags, uint64_t resolve)
 }
 
 #define IN_ROOT (RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS)
+#define NO_LINKS (RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS)
+
+/*
+ * The API file systems mounted (proc, sysfs, cgroup) and /dev: each
+ * one's destination and an fd of the mount itself, kept until setup is
+ * over (oci_setup_done).  Later mounts below such a destination, the
+ * device nodes, maskedPaths, readonlyPaths, linux.sysctl, the console's
+ * ptmx and oomScoreAdj are found from that fd, never by path: a process
+ * of the host's that shares the image can rename the directory proc was
+ * mounted on and put another in its place, and masks applied by path
+ * would then cover nothing (runc: CVE-2025-52565, -52881).
+ */
+static struct api_mount {
+	char dest[PATH_MAX];	/* normalised: no '//', no trailing '/' */
+	const char *type;
+	int fd;
+} api[16];
+static int napi;
+static bool off_apifd;	/* the fixture: as before, by path (PSPACE_TEST_OFF=apifd) */
+
+/* @in without repeated, trailing or "." components, into @out. */
+static void normalise(char *out, const char *in)
+{
+	size_t n = 0;
+
+	while (*in) {
+		const char *end;
+		size_t len;
+
+		while (*in == '/')
+			in++;
+		end = strchrnul(in, '/');
+		len = end - in;
+		if (n + len + 2 >= PATH_MAX)
+			die(EXIT_SETUP, "path too long: %.64s...", in);
+		if (len && !(len == 1 && *in == '.')) {
+			out[n++] = '/';
+			memcpy(out + n, in, len);
+			n += len;
+		}
+		in = end;
+	}
+	if (!n)
+		out[n++] = '/';
+	out[n] = '\0';
+}
 
 /*
  * The mount point @dest (absolute in the container) inside @root: made
  * when missing, a directory unless @file, component by component through
  * directory fds resolved in the root.  Returns it O_PATH.
  */
-static int mount_point(int root, const char *dest, bool file)
+static int mount_point(int root, const char *dest, bool file, uint64_t resolve)
 {
 	char *path = strdup(dest), *comp, *next;
-	int dir = dup(root), fd;
+	int dir = fcntl(root, F_DUPFD_CLOEXEC, 0), fd;
 
 	for (comp = path; *comp == '/'; comp++)
 		;
@@ -104,7 +154,7 @@ static int mount_point(int root, const char *dest, bool file)
 				*next++ = '\0';
 		if (!strcmp(comp, ".."))
 			die(EXIT_SETUP, "mount destination %s: has a '..'", dest);
-		fd = open_in(dir, comp, O_PATH, IN_ROOT);
+		fd = open_in(dir, comp, O_PATH, resolve);
 		if (fd < 0 && errno == ENOENT) {
 			if (next && *next)
 				file = false;
@@ -119,7 +169,12 @@ static int mount_point(int root, const char *dest, bool file)
 			} else if (mkdirat(dir, comp, 0755) < 0 && errno != EEXIST) {
 				die_errno(EXIT_SETUP, "mount destination %s: mkdir", dest);
 			}
-			fd = open_in(dir, comp, O_PATH, IN_ROOT);
+			fd = open_in(dir, comp, O_PATH, resolve);
+		}
+		if (fd < 0 && errno == ELOOP && (resolve & RESOLVE_NO_SYMLINKS)) {
+			close(dir);
+			free(path);
+			return -1;
 		}
 		if (fd < 0)
 			die_errno(EXIT_SETUP, "mount destination %s", dest);
@@ -168,12 +223,58 @@ static int new_fs(const char *type, const char *data, uint64_t attr, const char 
 }
 
 /*
+ * The API mount container path @path is on (the longest destination
+ * that is @path or leads to it), with @path relative to it in @rel; -1
+ * if none.
+ */
+static int api_fd(const char *path, const char **rel)
+{
+	static char norm[PATH_MAX];
+	size_t best = 0;
+	int i, fd = -1;
+
+	normalise(norm, path);
+	for (i = 0; i < napi; i++) {
+		size_t n = strlen(api[i].dest);
+
+		if (n >= best && !strncmp(norm, api[i].dest, n) && (!norm[n] || norm[n] == '/')) {
+			best = n;
+			fd = api[i].fd;
+			*rel = norm + n + (norm[n] == '/');
+		}
+	}
+	return fd;
+}
+
+/*
  * proc, sysfs and cgroup go onto a real directory at their destination,
  * with no symbolic link on the way (runc: CVE-2019-16884, -19921): the
  * image's /proc -> /x would have proc land on /x, with maskedPaths and
  * readonlyPaths of /proc/... aimed at whatever /proc leads to later, and
- * a /proc/sys left writable is the host's kernel.core_pattern.
+ * a /proc/sys left writable is the host's kernel.core_pattern.  The
+ * destination is looked up once, with no symbolic link allowed, and
+ * proc mounted onto that very fd (api_destination); the fixture without
+ * 'apifd' does what pspace-run did before: looks it up following links
+ * and checks a second lookup (check_api_destination), a window a racer
+ * swapping a link for a directory wins.
  */
+static int api_destination(int base, const char *rel, uint64_t resolve, const char *dest,
+			   const char *type)
+{
+	struct stat st;
+	int fd = mount_point(base, rel, false, resolve | NO_LINKS);
+
+	if (fd < 0)
+		die(EXIT_SETUP, "mount destination %s: is a symbolic link or leads through one: refused for a %s mount",
+		    dest, type);
+	if (fstat(fd, &st) < 0)
+		die_errno(EXIT_SETUP, "mount destination %s", dest);
+	if (!S_ISDIR(st.st_mode))
+		die(EXIT_SETUP, "mount destination %s: not a directory: refused for a %s mount", dest,
+		    type);
+	return fd;
+}
+
 static void check_api_destination(int root, const char *dest, const char *type)
 {
 	struct stat st;
@@ -198,11 +299,14 @@ static dev_t dev_node_rdev[sizeof(dev_nodes) / sizeof(dev_nodes[0])];
 
 static void do_mount(int root, const struct oci_mount *m)
 {
-	const char *type = m->type ? m->type : "bind";
-	bool file = false;
-	int target, mnt;
+	const char *type = m->type ? m->type : "bind", *rel = NULL;
+	bool file = false, is_api, keep;
+	int target, mnt, base, i, j;
+	uint64_t resolve = IN_ROOT;
+	char norm[PATH_MAX];
 
-	if (!strcmp(m->destination, "/") || !m->destination[1])
+	normalise(norm, m->destination);
+	if (!strcmp(norm, "/"))
 		die(EXIT_SETUP, "mounts: destination / is root.path's business");
 	if (m->bind) {
 		struct stat st;
@@ -232,14 +336,52 @@ static void do_mount(int root, const struct oci_mount *m)
 		if (m->propagation && set_attr(mnt, 0, 0, 0, m->propagation) < 0)
 			die_errno(EXIT_SETUP, "mount %s on %s: propagation", type, m->destination);
 	}
-	target = mount_point(root, m->destination, file);
-	if (!m->bind && (!strcmp(type, "proc") || !strcmp(type, "sysfs") || !strcmp(type, "cgroup") ||
-			 !strcmp(type, "cgroup2")))
-		check_api_destination(root, m->destination, type);
+	is_api = !m->bind && (!strcmp(type, "proc") || !strcmp(type, "sysfs") ||
+			      !strcmp(type, "cgroup") || !strcmp(type, "cgroup2"));
+	keep = !off_apifd && (is_api || !strcmp(norm, "/dev"));
+	if (keep && napi == sizeof(api) / sizeof(api[0]))
+		die(EXIT_SETUP, "mounts: more than %zu proc, sysfs, cgroup and /dev mounts",
+		    sizeof(api) / sizeof(api[0]));
+	/* Below a kept mount: from its fd, as nothing can move it away. */
+	base = off_apifd ? -1 : api_fd(norm, &rel);
+	if (base >= 0 && *rel) {
+		resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS;
+	} else {
+		base = root;
+		rel = m->destination;
+	}
+	if (is_api && !off_apifd) {
+		target = api_destination(base, rel, resolve, m->destination, type);
+		test_pause("resolved");
+	} else if (!off_apifd) {
+		target = mount_point(base, rel, file, resolve);
+	} else {
+		target = mount_point(root, m->destination, file, IN_ROOT);
+		if (is_api) {
+			test_pause("resolved");
+			check_api_destination(root, m->destination, type);
+		}
+	}
 	if (attach(mnt, target) < 0)
 		die_errno(EXIT_SETUP, "mount %s on %s", type, m->destination);
-	close(mnt);
 	close(target);
+	/* A kept mount this one covers is out of sight: forget it. */
+	for (i = j = 0; i < napi; i++) {
+		size_t n = strlen(norm);
+
+		if (!strncmp(api[i].dest, norm, n) && (!api[i].dest[n] || api[i].dest[n] == '/'))
+			close(api[i].fd);
+		else
+			api[j++] = api[i];
+	}
+	napi = j;
+	if (keep) {
+		strcpy(api[napi].dest, norm);
+		api[napi].type = type;
+		api[napi++].fd = mnt;
+	} else {
+		close(mnt);
+	}
 }
 
 static const struct { const char *name, *link; } dev_links[] = {
@@ -257,9 +399,14 @@ static const struct { const char *name, *link; } dev_links[] = {
  */
 static void default_devices(int root)
 {
-	int dev = open_in(root, "dev", O_PATH | O_DIRECTORY, IN_ROOT);
+	const char *rel;
+	int dev = api_fd("/dev", &rel);
 	size_t i;
 
+	if (dev >= 0 && !*rel)
+		dev = fcntl(dev, F_DUPFD_CLOEXEC, 0);
+	else
+		dev = open_in(root, "dev", O_PATH | O_DIRECTORY, IN_ROOT);
 	if (dev < 0) {
 		if (errno == ENOENT)
 			return;
@@ -293,24 +440,74 @@ static void default_devices(int root)
 	close(dev);
 }
 
+/*
+ * @path in the container (after pivot_root), O_PATH and not following a
+ * last symbolic link: below an API mount, from that mount's fd with no
+ * link allowed at all; elsewhere resolved in the root.
+ */
+static int open_target(const char *path)
+{
+	const char *rel;
+	int base;
+
+	if (off_apifd)
+		return open(path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	base = api_fd(path, &rel);
+	if (base < 0)
+		return open_in(AT_FDCWD, path, O_PATH | O_NOFOLLOW, IN_ROOT);
+	if (!*rel)
+		return fcntl(base, F_DUPFD_CLOEXEC, 0);
+	return open_in(base, rel, O_PATH | O_NOFOLLOW, RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS);
+}
+
+/*
+ * The proc the sysctls are written through: the container's proc mount,
+ * or where the config has none, a proc of the leader's own that is never
+ * attached anywhere.
+ */
+static int sysctl_proc(void)
+{
+	int i, fd;
+
+	for (i = 0; i < napi; i++)
+		if (!strcmp(api[i].type, "proc"))
+			return fcntl(api[i].fd, F_DUPFD_CLOEXEC, 0);
+	fd = new_fs("proc", NULL, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC,
+		    "linux.sysctl");
+	if (fd < 0)
+		die_errno(EXIT_SETUP, "linux.sysctl: mount proc");
+	return fd;
+}
+
 void oci_set_sysctl(const struct oci_spec *s)
 {
-	int i;
+	int i, proc = -1;
 
 	for (i = 0; i < s->nsysctl; i++) {
 		char path[PATH_MAX], *p;
 		int fd;
 		size_t n = strlen(s->sysctl_values[i]);
 
-		snprintf(path, sizeof(path), "/proc/sys/%s", s->sysctl_keys[i]);
-		for (p = path + 10; *p; p++)
+		snprintf(path, sizeof(path), "sys/%s", s->sysctl_keys[i]);
+		for (p = path + 4; *p; p++)
 			if (*p == '.')
 				*p = '/';
-		fd = open(path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
+		if (off_apifd) {
+			char abs[PATH_MAX + 8];
+
+			snprintf(abs, sizeof(abs), "/proc/%s", path);
+			fd = open(abs, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
+		} else {
+			if (proc < 0)
+				proc = sysctl_proc();
+			fd = open_in(proc, path, O_WRONLY, RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS);
+		}
 		if (fd < 0 || write(fd, s->sysctl_values[i], n) != (ssize_t)n)
 			die_errno(EXIT_SETUP, "linux.sysctl: %s", s->sysctl_keys[i]);
 		close(fd);
 	}
+	if (proc >= 0)
+		close(proc);
 }
 
 /*
@@ -321,7 +518,7 @@ void oci_set_sysctl(const struct oci_spec *s)
  */
 static int null_mask(void)
 {
-	int fd = open("/dev/null", O_PATH | O_NOFOLLOW | O_CLOEXEC), mnt;
+	int fd = open_target("/dev/null"), mnt;
 	struct stat st;
 
 	if (fd < 0 || fstat(fd, &st) < 0)
@@ -333,7 +530,7 @@ static int null_mask(void)
 	return mnt;
 }
 
-/* After pivot_root: paths are the container's own, nothing leads out. */
+/* After pivot_root: paths are the container's own (open_target). */
 static void mask_paths(char **paths)
 {
 	int i;
@@ -342,7 +539,7 @@ static void mask_paths(char **paths)
 		struct stat st;
 		int target, mnt;
 
-		target = open(paths[i], O_PATH | O_NOFOLLOW | O_CLOEXEC);
+		target = open_target(paths[i]);
 		if (target < 0 && errno == ENOENT)
 			continue;
 		if (target < 0 || fstat(target, &st) < 0)
@@ -364,12 +561,12 @@ static void readonly_paths(char **paths)
 	int i;
 
 	for (i = 0; paths && paths[i]; i++) {
-		int mnt = sys_open_tree(AT_FDCWD, paths[i], OPEN_TREE_CLONE | AT_RECURSIVE |
-					AT_SYMLINK_NOFOLLOW), target;
+		int target = open_target(paths[i]), mnt;
 
-		if (mnt < 0 && errno == ENOENT)
+		if (target < 0 && errno == ENOENT)
 			continue;
-		target = open(paths[i], O_PATH | O_NOFOLLOW | O_CLOEXEC);
+		mnt = target < 0 ? -1 : sys_open_tree(target, "", OPEN_TREE_CLONE | AT_RECURSIVE |
+						      AT_EMPTY_PATH);
 		if (mnt < 0 || target < 0 ||
 		    set_attr(mnt, AT_RECURSIVE, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID |
 			     MOUNT_ATTR_NODEV, 0, 0) < 0 ||
@@ -387,6 +584,7 @@ void oci_setup_root(const struct oci_spec *s)
 	size_t i;
 	int root;
 
+	off_apifd = test_off_env() & OFF_APIFD;
 	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
 		die_errno(EXIT_SETUP, "make / private");
 	for (i = 0; i < sizeof(dev_nodes) / sizeof(dev_nodes[0]); i++) {
@@ -414,6 +612,7 @@ void oci_setup_root(const struct oci_spec *s)
 	default_devices(root);
 	if (host_sys >= 0)
 		close(host_sys);
+	test_pause("mounted");
 
 	if (syscall(SYS_pivot_root, ".", ".") < 0)
 		die_errno(EXIT_SETUP, "pivot_root into %s", s->root);
@@ -432,6 +631,13 @@ void oci_setup_root(const struct oci_spec *s)
 			die_errno(EXIT_SETUP, "root.readonly");
 		close(fd);
 	}
+}
+
+/* Setup is over: the kept mounts' fds go. */
+void oci_setup_done(void)
+{
+	while (napi > 0)
+		close(api[--napi].fd);
 }
 
 int oci_connect_console(const char *path)
@@ -478,9 +684,19 @@ void oci_setup_console(int sock, const struct oci_process *p)
 	char name[64];
 	struct winsize ws = { .ws_row = p->rows, .ws_col = p->cols };
 
-	master = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC);
+	struct statfs sfs;
+	const char *rel;
+	int dev = api_fd("/dev/pts/ptmx", &rel);
+
+	/* The container's devpts, from the /dev mount's fd when it is ours. */
+	if (dev >= 0)
+		master = open_in(dev, rel, O_RDWR | O_NOCTTY, RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS);
+	else
+		master = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC);
 	if (master < 0)
 		die_errno(EXIT_SETUP, "process.terminal: /dev/ptmx");
+	if (fstatfs(master, &sfs) < 0 || sfs.f_type != DEVPTS_SUPER_MAGIC)
+		die(EXIT_SETUP, "process.terminal: /dev/ptmx is not a devpts ptmx");
 	if (ioctl(master, TIOCSPTLCK, &unlock) < 0)
 		die_errno(EXIT_SETUP, "process.terminal: unlock the pty");
 	slave = ioctl(master, TIOCGPTPEER, O_RDWR | O_NOCTTY);
@@ -594,13 +810,17 @@ void oci_lock_down(const struct oci_process *p, void *ctx)
 		if (setrlimit(p->rlimits[i].resource, &p->rlimits[i].limit) < 0)
 			die_errno(EXIT_SETUP, "process.rlimits[%d]", i);
 	if (p->has_oom_score_adj) {
-		char buf[16];
-		int fd = open("/proc/self/oom_score_adj", O_WRONLY | O_CLOEXEC);
-		int n = snprintf(buf, sizeof(buf), "%d", p->oom_score_adj);
+		char buf[16], path[32];
+		int proc = sysctl_proc(), fd, n;
 
+		/* Through a proc known to be one (see struct api_mount). */
+		snprintf(path, sizeof(path), "%d/oom_score_adj", (int)getpid());
+		fd = open_in(proc, path, O_WRONLY, RESOLVE_BENEATH | NO_LINKS);
+		n = snprintf(buf, sizeof(buf), "%d", p->oom_score_adj);
 		if (fd < 0 || write(fd, buf, n) != n)
 			die_errno(EXIT_SETUP, "process.oomScoreAdj");
 		close(fd);
+		close(proc);
 	}
 	for (cap = 0; cap < max && cap <= 63; cap++)
 		if (!(p->caps[CAPSET_BOUNDING] & (1ULL << cap)) && cap_drop_bound(cap) < 0)

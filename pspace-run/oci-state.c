@@ -222,7 +222,10 @@ void oci_write_pid_file(const char *path, pid_t pid)
 
 	snprintf(tmp, sizeof(tmp), "%s.pspace-tmp", path);
 	n = snprintf(buf, sizeof(buf), "%d", (int)pid);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	/* Never through a link someone planted at the temporary name. */
+	if (unlink(tmp) < 0 && errno != ENOENT)
+		oci_fail(EXIT_SETUP, "--pid-file %s: %s", tmp, strerror(errno));
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (fd < 0 || write(fd, buf, n) != n || close(fd) < 0 || rename(tmp, path) < 0)
 		oci_fail(EXIT_SETUP, "--pid-file %s: %s", path, strerror(errno));
 }

@@ -188,6 +188,7 @@ int oci_exec(const struct oci_exec_opts *o);
 
 /* oci-setup.c: in the container's leader (or an exec'd process) */
 void oci_setup_root(const struct oci_spec *spec);
+void oci_setup_done(void);
 void oci_setup_console(int console_sock, const struct oci_process *p);
 void oci_set_sysctl(const struct oci_spec *spec);
 void oci_lock_down(const struct oci_process *p, void *seccomp_ctx);

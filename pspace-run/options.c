@@ -2,6 +2,7 @@
 /* Command line: GNU-style options, the same list as in pspace-run.1. */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <signal.h>
@@ -179,12 +180,13 @@ static void parse_private_users(struct config *cfg, const char *arg)
 }
 
 /* The test fixture's switches (pspace-run.h); nothing in pspace-run itself. */
-static void parse_test_off(struct config *cfg)
+unsigned int test_off_env(void)
 {
+	unsigned int bits = 0;
 #ifdef PSPACE_TEST_FIXTURE
 	static const char *const names[] = {
 		"inroot", "sysro", "procmask", "fds", "ns", "capsets", "join", "init",
-		"devices", "moveroot", "devnodes", "exe", "puro",
+		"devices", "moveroot", "devnodes", "exe", "puro", "apifd",
 	};
 	const char *off = getenv("PSPACE_TEST_OFF");
 	size_t i;
@@ -194,11 +196,41 @@ static void parse_test_off(struct config *cfg)
 
 		if (p && (p == off || p[-1] == ',') && (!p[strlen(names[i])] ||
 							 p[strlen(names[i])] == ','))
-			cfg->test_off |= 1U << i;
+			bits |= 1U << i;
 	}
-#else
-	(void)cfg;
 #endif
+	return bits;
+}
+
+/*
+ * The fixture's pause points: PSPACE_TEST_PAUSE=STAGE:FILE makes the
+ * process reaching STAGE create FILE and wait (up to 20 s) until the
+ * test removes it, so that an attack can act in a window a racer would
+ * have to hit.  Nothing in pspace-run itself.
+ */
+void test_pause(const char *stage)
+{
+#ifdef PSPACE_TEST_FIXTURE
+	const char *p = getenv("PSPACE_TEST_PAUSE");
+	size_t n = strlen(stage);
+	int fd, i;
+
+	if (!p || strncmp(p, stage, n) || p[n] != ':')
+		return;
+	fd = open(p + n + 1, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return;
+	close(fd);
+	for (i = 0; i < 2000 && access(p + n + 1, F_OK) == 0; i++)
+		usleep(10000);
+#else
+	(void)stage;
+#endif
+}
+
+static void parse_test_off(struct config *cfg)
+{
+	cfg->test_off = test_off_env();
 }
 
 void parse_options(struct config *cfg, int argc, char **argv)

@@ -47,6 +47,7 @@ enum test_off {
 	OFF_DEVNODES = 1 << 10,	/* the host's device nodes bound in, read-write */
 	OFF_EXE = 1 << 11,	/* no sealed copy to run from, dumpable (selfexe.c) */
 	OFF_PURO = 1 << 12,	/* --private-users --read-only: ROOT made read-only inside */
+	OFF_APIFD = 1 << 13,	/* OCI: API mounts found by path, masked by path */
 };
 #ifdef PSPACE_TEST_FIXTURE
 #define TEST_OFF(cfg, bit) ((cfg)->test_off & (bit))
@@ -125,6 +126,8 @@ struct config {
 
 /* options.c */
 void parse_options(struct config *cfg, int argc, char **argv);
+unsigned int test_off_env(void);
+void test_pause(const char *stage);
 int stop_signal(const struct config *cfg);
 
 /* caps.c */

@@ -51,17 +51,24 @@
 
 #define SEALS (F_SEAL_SEAL | F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE)
 
-/* Is /proc/self/exe already a sealed copy? */
+/*
+ * Is /proc/self/exe already a copy: a sealed memfd, or a file with no
+ * name left (tmpfile_copy()'s, or a binary deleted since, which nobody
+ * runs again either)?
+ */
 static bool running_sealed(void)
 {
 	int fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+	struct stat st;
 	int seals;
 
 	if (fd < 0)
 		return false;
 	seals = fcntl(fd, F_GET_SEALS);
+	if (fstat(fd, &st) < 0)
+		st.st_nlink = 1;
 	close(fd);
-	return seals >= 0 && (seals & SEALS) == SEALS;
+	return (seals >= 0 && (seals & SEALS) == SEALS) || st.st_nlink == 0;
 }
 
 /* The name ps and pgrep show: argv[0]'s, not the memfd's fd number. */
@@ -83,11 +90,64 @@ static bool fixture_off(void)
 #endif
 }
 
+/* The whole of @exe into @fd. */
+static int copy_exe(int fd, int exe, off_t size)
+{
+	off_t done = 0;
+
+	while (done < size) {
+		ssize_t n = sendfile(fd, exe, &done, size - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * Where memfds may not be executed (vm.memfd_noexec=2): an unlinked
+ * O_TMPFILE copy, reopened read-only (an fd open for writing could not be
+ * executed).  Writing that file through /proc/PID/exe, once nothing runs
+ * it, changes a file nobody will ever run again.  The first directory
+ * that allows it and whose mount is not noexec; -1 if none.
+ */
+static int tmpfile_copy(int exe, off_t size)
+{
+	static const char *const dirs[] = { "/run", "/dev/shm", "/tmp", "/var/tmp" };
+	const char *runtime = getenv("XDG_RUNTIME_DIR");
+	size_t i;
+
+	for (i = 0; i <= sizeof(dirs) / sizeof(dirs[0]); i++) {
+		const char *dir = i ? dirs[i - 1] : runtime;
+		char path[64];
+		int fd, ro;
+
+		if (!dir || *dir != '/')
+			continue;
+		fd = open(dir, O_TMPFILE | O_RDWR | O_EXCL | O_CLOEXEC, 0500);
+		if (fd < 0)
+			continue;
+		if (copy_exe(fd, exe, size) < 0) {
+			close(fd);
+			continue;
+		}
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+		ro = open(path, O_RDONLY | O_CLOEXEC);
+		close(fd);
+		if (ro >= 0 && faccessat(ro, "", X_OK, AT_EMPTY_PATH | AT_EACCESS) == 0)
+			return ro;
+		if (ro >= 0)
+			close(ro);
+	}
+	return -1;
+}
+
 void reexec_sealed(char **argv)
 {
 	extern char **environ;
 	struct stat st;
-	off_t done = 0;
 	int exe, mfd;
 
 	if (fixture_off())
@@ -96,28 +156,40 @@ void reexec_sealed(char **argv)
 		restore_name(argv[0]);
 		return;
 	}
+	/*
+	 * A binary the caller may not write cannot be written from the
+	 * container either (its processes have at most the caller's rights
+	 * over the host's files): a 0711 copy an unprivileged user cannot
+	 * even read runs as it is.
+	 */
+	if (faccessat(AT_FDCWD, "/proc/self/exe", W_OK, AT_EACCESS) < 0 &&
+	    (errno == EACCES || errno == EROFS || errno == EPERM))
+		return;
 	exe = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
 	if (exe < 0 || fstat(exe, &st) < 0)
 		die_errno(EXIT_SETUP, "/proc/self/exe");
 	mfd = syscall(SYS_memfd_create, "pspace-run", MFD_CLOEXEC | MFD_ALLOW_SEALING | MFD_EXEC);
 	if (mfd < 0 && errno == EINVAL)	/* before 6.3: no MFD_EXEC, executable anyway */
 		mfd = syscall(SYS_memfd_create, "pspace-run", MFD_CLOEXEC | MFD_ALLOW_SEALING);
-	if (mfd < 0)
-		die_errno(EXIT_SETUP, "memfd_create (a sealed copy of pspace-run to run from)");
-	while (done < st.st_size) {
-		ssize_t n = sendfile(mfd, exe, NULL, st.st_size - done);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
+	if (mfd >= 0) {
+		if (copy_exe(mfd, exe, st.st_size) < 0)
 			die_errno(EXIT_SETUP, "copy /proc/self/exe into a memfd");
-		done += n;
+		if (fcntl(mfd, F_ADD_SEALS, SEALS) < 0)
+			die_errno(EXIT_SETUP, "seal the memfd copy of pspace-run");
+		syscall(SYS_execveat, mfd, "", argv, environ, AT_EMPTY_PATH);
+		if (errno != EACCES)
+			die_errno(EXIT_SETUP, "execute the sealed copy of pspace-run");
+		close(mfd);
+	} else if (errno != EACCES && errno != EPERM) {
+		die_errno(EXIT_SETUP, "memfd_create (a sealed copy of pspace-run to run from)");
 	}
+	/* vm.memfd_noexec=2: refused at memfd_create (or, =1 with a seal, at exec). */
+	mfd = tmpfile_copy(exe, st.st_size);
 	close(exe);
-	if (fcntl(mfd, F_ADD_SEALS, SEALS) < 0)
-		die_errno(EXIT_SETUP, "seal the memfd copy of pspace-run");
+	if (mfd < 0)
+		die(EXIT_SETUP, "cannot run from a copy of pspace-run: memfds are not executable here (vm.memfd_noexec) and no O_TMPFILE copy in /run, /dev/shm, /tmp or /var/tmp could be executed");
 	syscall(SYS_execveat, mfd, "", argv, environ, AT_EMPTY_PATH);
-	die_errno(EXIT_SETUP, "execute the sealed copy of pspace-run (vm.memfd_noexec?)");
+	die_errno(EXIT_SETUP, "execute the copy of pspace-run");
 }
 
 /* Before entering a container: no /proc/PID/{exe,mem,fd,...} for it. */

@@ -60,6 +60,14 @@ like() {
 	fi
 }
 
+unlike() {
+	if printf '%s\n' "$1" | grep -Eq -- "$2"; then
+		fail "$3" "got:      '$1'" "expected not to match: $2"
+	else
+		pass "$3"
+	fi
+}
+
 # nested_procs: how many processes live in pspaces below ours (their
 # PSpace: path is not "/").  0 once every container is gone.
 nested_procs() {
