@@ -52,9 +52,9 @@
 #define SEALS (F_SEAL_SEAL | F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE)
 
 /*
- * Is /proc/self/exe already a copy: a sealed memfd, or a file with no
- * name left (tmpfile_copy()'s, or a binary deleted since, which nobody
- * runs again either)?
+ * Is /proc/self/exe already a copy: a sealed memfd, or tmpfile_copy()'s
+ * (no name left, ours, no write permission for anyone)?  An unsealed
+ * memfd or a deleted binary is neither.
  */
 static bool running_sealed(void)
 {
@@ -68,7 +68,10 @@ static bool running_sealed(void)
 	if (fstat(fd, &st) < 0)
 		st.st_nlink = 1;
 	close(fd);
-	return (seals >= 0 && (seals & SEALS) == SEALS) || st.st_nlink == 0;
+	if (seals >= 0 && (seals & SEALS) == SEALS)
+		return true;
+	return st.st_nlink == 0 && st.st_uid == geteuid() && !(st.st_mode & 0222) &&
+	       S_ISREG(st.st_mode);
 }
 
 /* The name ps and pgrep show: argv[0]'s, not the memfd's fd number. */
@@ -116,7 +119,8 @@ static int copy_exe(int fd, int exe, off_t size)
 static int tmpfile_copy(int exe, off_t size)
 {
 	static const char *const dirs[] = { "/run", "/dev/shm", "/tmp", "/var/tmp" };
-	const char *runtime = getenv("XDG_RUNTIME_DIR");
+	/* The caller's runtime dir only if it is the caller's own (not root's: su, sudo -E). */
+	const char *runtime = geteuid() ? getenv("XDG_RUNTIME_DIR") : NULL;
 	size_t i;
 
 	for (i = 0; i <= sizeof(dirs) / sizeof(dirs[0]); i++) {
@@ -124,11 +128,26 @@ static int tmpfile_copy(int exe, off_t size)
 		char path[64];
 		int fd, ro;
 
+		struct stat st;
+		int d;
+
 		if (!dir || *dir != '/')
 			continue;
-		fd = open(dir, O_TMPFILE | O_RDWR | O_EXCL | O_CLOEXEC, 0500);
+		d = open(dir, O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (d < 0)
+			continue;
+		if (fstat(d, &st) < 0 || (i == 0 && (st.st_uid != geteuid() || (st.st_mode & 022)))) {
+			close(d);
+			continue;
+		}
+		fd = openat(d, ".", O_TMPFILE | O_RDWR | O_EXCL | O_CLOEXEC, 0500);
+		close(d);
 		if (fd < 0)
 			continue;
+		if (fchmod(fd, 0500) < 0) {	/* whatever the umask took away */
+			close(fd);
+			continue;
+		}
 		if (copy_exe(fd, exe, size) < 0) {
 			close(fd);
 			continue;
@@ -156,16 +175,18 @@ void reexec_sealed(char **argv)
 		restore_name(argv[0]);
 		return;
 	}
-	/*
-	 * A binary the caller may not write cannot be written from the
-	 * container either (its processes have at most the caller's rights
-	 * over the host's files): a 0711 copy an unprivileged user cannot
-	 * even read runs as it is.
-	 */
-	if (faccessat(AT_FDCWD, "/proc/self/exe", W_OK, AT_EACCESS) < 0 &&
-	    (errno == EACCES || errno == EROFS || errno == EPERM))
-		return;
 	exe = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+	/*
+	 * A binary the caller may execute but not read (a 0711 copy of
+	 * root's run by a user) cannot be copied.  It is not the caller's,
+	 * so neither the caller nor the container can write or chmod it,
+	 * and the kernel runs an unreadable binary non-dumpable: run it as
+	 * it is.  Anything readable is copied, whatever its write bits,
+	 * immutable flag or read-only mount say today.
+	 */
+	if (exe < 0 && errno == EACCES && stat("/proc/self/exe", &st) == 0 &&
+	    st.st_uid != geteuid())
+		return;
 	if (exe < 0 || fstat(exe, &st) < 0)
 		die_errno(EXIT_SETUP, "/proc/self/exe");
 	mfd = syscall(SYS_memfd_create, "pspace-run", MFD_CLOEXEC | MFD_ALLOW_SEALING | MFD_EXEC);
