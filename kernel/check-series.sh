@@ -46,6 +46,6 @@ for c in $(git rev-list --reverse base..HEAD); do
 		fail=1
 	fi
 done
-"$(dirname "$0")/check-32bit.sh" || fail=1
+"$TOP/kernel/check-32bit.sh" || fail=1
 [ $fail = 0 ] && note "series is clean and bisectable"
 exit $fail
