@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/fsuid.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -476,7 +477,7 @@ static void clone_sources(const struct config *cfg)
 		const struct mount_opt *m = &cfg->mounts[i];
 
 		source_fd[i] = -1;
-		if (m->type != MNT_BIND)
+		if (m->type != MNT_BIND || m->host_side)
 			continue;
 		source_fd[i] = clone_tree(m->src, m->recursive);
 		if (source_fd[i] < 0)
@@ -497,12 +498,27 @@ void prepare_user_mounts(const struct config *cfg, int root)
 	if (fstat(root, &root_stat) < 0)
 		die_errno(EXIT_SETUP, "%s", cfg->root);
 	clone_sources(cfg);
-	if (!cfg->read_only)
+	/* In a user namespace of root's, pspace-run did both, locked (userns.c). */
+	if (!cfg->read_only || (cfg->private_users && !TEST_OFF(cfg, OFF_PURO)))
 		return;
 	make_mount_points(cfg, root);
 	if (setattr_fd(root, MOUNT_ATTR_RDONLY, true) < 0)
 		die_errno(EXIT_SETUP, "--read-only: %s", cfg->root);
 	verbose(cfg, "--read-only: %s", cfg->root);
+}
+
+/* Is @dst below one of the file systems the leader mounts (or /tmp)? */
+static bool below_api(const char *dst)
+{
+	static const char *const ours[] = { "dev", "run", "proc", "sys", "tmp" };
+	const char *top = dst + strspn(dst, "/");
+	size_t j;
+
+	for (j = 0; j < sizeof(ours) / sizeof(ours[0]); j++)
+		if (!strncmp(top, ours[j], strlen(ours[j])) &&
+		    (!top[strlen(ours[j])] || top[strlen(ours[j])] == '/'))
+			return true;
+	return false;
 }
 
 /*
@@ -513,28 +529,184 @@ void prepare_user_mounts(const struct config *cfg, int root)
  */
 void make_mount_points(const struct config *cfg, int root)
 {
-	static const char *const ours[] = { "dev", "run", "proc", "sys", "tmp" };
 	int i;
-	size_t j;
 
 	if (fstat(root, &root_stat) < 0)
 		die_errno(EXIT_SETUP, "%s", cfg->root);
 	for (i = 0; i < cfg->nmounts; i++) {
 		const struct mount_opt *m = &cfg->mounts[i];
-		const char *top = m->dst + strspn(m->dst, "/");
-		bool skip = false;
 		int fd;
 
-		for (j = 0; j < sizeof(ours) / sizeof(ours[0]); j++)
-			if (!strncmp(top, ours[j], strlen(ours[j])) &&
-			    (!top[strlen(ours[j])] || top[strlen(ours[j])] == '/'))
-				skip = true;
-		if (skip)
+		if (below_api(m->dst))
 			continue;
 		fd = make_target(cfg, root, m, m->type == MNT_TMPFS || m->src_dir, true);
 		if (fd >= 0)
 			close(fd);
 	}
+}
+
+/* Is @a a leading path of @b ("/a/b" of "/a/b/c" and of itself)? */
+static bool path_prefix(const char *a, const char *b)
+{
+	size_t n = strlen(a);
+
+	while (n > 1 && a[n - 1] == '/')
+		n--;
+	return !strncmp(a, b, n) && (!b[n] || b[n] == '/' || (n == 1 && a[0] == '/'));
+}
+
+/*
+ * --private-users (userns.c): --bind mounts made here, in pspace-run's own
+ * mount namespace, on the idmapped ROOT, before the container's is copied
+ * from it: the copy locks them (MNT_LOCKED, MNT_LOCK_READONLY, ... and
+ * each submount of a recursive bind), so that root inside can neither
+ * remount a --bind-ro read-write nor take a bind away.  Their sources are
+ * not idmapped: their files' owners are shifted as everything outside ROOT.
+ *
+ * They go in before every mount the leader makes, so only the leading run
+ * of --bind options may: it ends at the first one that is not a --bind,
+ * has a DST below /dev, /run, /proc, /sys or /tmp (the leader's file
+ * systems cover those) or not in its plain form, lies below or above an
+ * earlier DST (nested binds are made by the leader, as the container's
+ * root), goes through a symbolic link in ROOT, or lies in one of ROOT's
+ * API directories by another name (/var/run with run -> var/run).  The
+ * rest, and everything with --ephemeral, the leader makes, in order,
+ * unlocked.
+ */
+static int host_src[MAX_MOUNTS];
+static int host_run;	/* mounts[0 .. host_run - 1] are candidates */
+
+/* "/a/b": no empty component, no trailing slash. */
+static bool plain_dst(const char *dst)
+{
+	size_t n = strlen(dst);
+
+	return dst[0] == '/' && !strstr(dst, "//") && (n == 1 || dst[n - 1] != '/');
+}
+
+/*
+ * Before anything in ROOT is looked at, as for the leader's binds: the
+ * sources of the leading run, cloned.
+ */
+void host_bind_sources(const struct config *cfg)
+{
+	int i, j;
+
+	host_run = 0;
+	if (cfg->ephemeral || TEST_OFF(cfg, OFF_PURO))
+		return;
+	for (i = 0; i < cfg->nmounts; i++) {
+		const struct mount_opt *m = &cfg->mounts[i];
+		bool related = false;
+
+		if (m->type != MNT_BIND || below_api(m->dst) || !plain_dst(m->dst))
+			break;
+		for (j = 0; j < i; j++)
+			if (path_prefix(cfg->mounts[j].dst, m->dst) ||
+			    path_prefix(m->dst, cfg->mounts[j].dst))
+				related = true;
+		if (related)
+			break;
+		host_src[i] = clone_tree(m->src, m->recursive);
+		if (host_src[i] < 0)
+			die_errno(EXIT_SETUP, "--bind %s: SRC %s", m->arg, m->src);
+	}
+	host_run = i;
+}
+
+/* Does @dst, or a directory on its way, open as one of @api (@n of them)? */
+static bool in_api_dir(int root, const char *dst, const struct stat *api, int n)
+{
+	struct open_how how = {
+		.flags = O_PATH | O_CLOEXEC,
+		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_SYMLINKS,
+	};
+	char path[PATH_MAX];
+	size_t len;
+	int j;
+
+	snprintf(path, sizeof(path), "%s", dst);
+	for (len = strlen(path); len > 1; len = strrchr(path, '/') - path) {
+		struct stat st;
+		int fd;
+
+		path[len] = '\0';
+		fd = syscall(SYS_openat2, root, path, &how, sizeof(how));
+		if (fd < 0)
+			return true;	/* a link, or changed under us: the leader's */
+		if (fstat(fd, &st) < 0) {
+			close(fd);
+			return true;
+		}
+		close(fd);
+		for (j = 0; j < n; j++)
+			if (st.st_dev == api[j].st_dev && st.st_ino == api[j].st_ino)
+				return true;
+	}
+	return false;
+}
+
+/*
+ * The leading run's binds onto ROOT (@root, its idmapped mount), their
+ * mount points made as the container's root (fsuid @cfg->pu_base: through
+ * the idmap, root's on disk, and only where root inside may write).
+ */
+void host_binds(struct config *cfg, int root)
+{
+	static const char *const api_dirs[] = { "/dev", "/run", "/proc", "/sys", "/tmp" };
+	struct open_how how = {
+		.flags = O_PATH | O_CLOEXEC,
+		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_SYMLINKS,
+	};
+	struct stat api[5];
+	int i, j, n = 0;
+
+	if (fstat(root, &root_stat) < 0)
+		die_errno(EXIT_SETUP, "%s", cfg->root);
+	for (j = 0; j < 5 && host_run; j++) {
+		int fd = lookup(cfg, root, api_dirs[j], O_DIRECTORY);
+
+		if (fd >= 0 && fstat(fd, &api[n]) == 0)
+			n++;
+		if (fd >= 0)
+			close(fd);
+	}
+	for (i = 0; i < host_run; i++) {
+		struct mount_opt *m = &cfg->mounts[i];
+		struct stat st, got;
+		int target, fd;
+		bool same;
+
+		setfsgid(cfg->pu_base);
+		setfsuid(cfg->pu_base);
+		target = make_target(cfg, root, m, m->src_dir, false);
+		/* Where a lookup without links leads too, and not an API dir. */
+		fd = syscall(SYS_openat2, root, m->dst, &how, sizeof(how));
+		same = fd >= 0 && fstat(fd, &st) == 0 && fstat(target, &got) == 0 &&
+		       st.st_dev == got.st_dev && st.st_ino == got.st_ino &&
+		       !in_api_dir(root, m->dst, api, n);
+		setfsuid(0);
+		setfsgid(0);
+		if (fd >= 0)
+			close(fd);
+		if (!same) {
+			close(target);
+			break;
+		}
+		if (m->src_dir && !S_ISDIR(got.st_mode))
+			die(EXIT_SETUP, "--bind %s: DST %s is not a directory, SRC is", m->arg, m->dst);
+		if (m->attr && setattr_fd(host_src[i], m->attr, true) < 0)
+			die_errno(EXIT_SETUP, "--bind %s: OPTS", m->arg);
+		if (attach_fd(host_src[i], target) < 0)
+			die_errno(EXIT_SETUP, "--bind %s: mount onto DST %s", m->arg, m->dst);
+		close(host_src[i]);
+		close(target);
+		m->host_side = true;
+		verbose(cfg, "--bind %s (made by pspace-run, locked)", m->arg);
+	}
+	for (; i < host_run; i++)
+		close(host_src[i]);
+	host_run = 0;
 }
 
 /* --read-only: a tmpfs on /tmp, as the API file systems are writable. */
@@ -575,6 +747,8 @@ void user_mounts(const struct config *cfg, int root)
 		const struct mount_opt *m = &cfg->mounts[i];
 		int target, mnt;
 
+		if (m->host_side)
+			continue;
 		if (m->type == MNT_TMPFS) {
 			const char *bad;
 			int fs = fs_context("tmpfs", m->fs_opts, &bad);

@@ -46,7 +46,7 @@ enum test_off {
 	OFF_MOVEROOT = 1 << 9,	/* initramfs fallback as runc --no-pivot: nothing closed */
 	OFF_DEVNODES = 1 << 10,	/* the host's device nodes bound in, read-write */
 	OFF_EXE = 1 << 11,	/* no sealed copy to run from, dumpable (selfexe.c) */
-	OFF_PURO = 1 << 12,	/* --private-users --read-only: ROOT made read-only inside */
+	OFF_PURO = 1 << 12,	/* --private-users: --read-only and --bind made inside, unlocked */
 	OFF_APIFD = 1 << 13,	/* OCI: API mounts found by path, masked by path */
 };
 #ifdef PSPACE_TEST_FIXTURE
@@ -93,6 +93,7 @@ struct config {
 		uint64_t attr;		/* MOUNT_ATTR_* */
 		bool recursive;		/* --bind: rbind (the default) */
 		bool src_dir;		/* --bind: SRC is a directory */
+		bool host_side;		/* --bind: made by pspace-run (host_binds) */
 		const char *arg;	/* the option as given, for messages */
 	} mounts[MAX_MOUNTS];
 	int nmounts;
@@ -214,6 +215,8 @@ void bring_lo_up(void);
 int ephemeral_root(const struct config *cfg);
 void prepare_user_mounts(const struct config *cfg, int root);
 void make_mount_points(const struct config *cfg, int root);
+void host_bind_sources(const struct config *cfg);
+void host_binds(struct config *cfg, int root);
 
 /*
  * ROOT as the leader names it: with --private-users its working directory
@@ -229,7 +232,7 @@ void user_mounts(const struct config *cfg, int root);
 
 /* userns.c: unprivileged runs and --private-users */
 void userns_prepare(struct config *cfg);
-void userns_read_only(const struct config *cfg);
+void userns_read_only(struct config *cfg);
 int userns_root_fd(void);
 void userns_root_close(void);
 void userns_write_maps(const struct config *cfg, pid_t pid);

@@ -479,26 +479,29 @@ static void idmap_root(const struct config *cfg)
 }
 
 /*
- * --private-users --read-only: ROOT's idmapped mount made read-only here,
+ * --private-users: with --read-only, ROOT's idmapped mount made read-only here,
  * in pspace-run's own mount namespace, so that the copy the container's
  * user namespace gets has the flag locked (MNT_LOCK_READONLY); made
  * read-only by the leader, in a namespace its root owns, root inside
- * could remount it read-write.  The mount points of --bind and --tmpfs
- * are made first, through ROOT itself (the idmapped mount maps no host
- * id), as they cannot be afterwards.
+ * could remount it read-write.  Then the --bind mounts, locked the same
+ * way (host_binds).  The mount points of --bind and --tmpfs are made
+ * first, through ROOT itself (the idmapped mount maps no host id), as
+ * they cannot be afterwards.
  */
-void userns_read_only(const struct config *cfg)
+void userns_read_only(struct config *cfg)
 {
 	struct mount_attr attr = { .attr_set = MOUNT_ATTR_RDONLY };
 
 	if (raw_root < 0)
 		return;
-	if (cfg->read_only && !TEST_OFF(cfg, OFF_PURO)) {
+	host_bind_sources(cfg);
+	if (cfg->read_only && !TEST_OFF(cfg, OFF_PURO))
 		make_mount_points(cfg, raw_root);
-		if (syscall(SYS_mount_setattr, idmapped_root, "", AT_EMPTY_PATH | AT_RECURSIVE,
-			    &attr, sizeof(attr)) < 0)
-			die_errno(EXIT_SETUP, "--read-only: %s", cfg->root);
-	}
+	if (cfg->read_only && !TEST_OFF(cfg, OFF_PURO) &&
+	    syscall(SYS_mount_setattr, idmapped_root, "", AT_EMPTY_PATH | AT_RECURSIVE,
+		    &attr, sizeof(attr)) < 0)
+		die_errno(EXIT_SETUP, "--read-only: %s", cfg->root);
+	host_binds(cfg, idmapped_root);
 	close(raw_root);
 	raw_root = -1;
 }
