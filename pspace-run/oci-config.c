@@ -731,6 +731,14 @@ void *oci_seccomp_build(json_object *sc)
  * root.path: relative to the bundle (and then it must stay inside it), or
  * absolute as engines give it; an existing directory either way.
  */
+/*
+ * The copy of config.json create saved in the state directory: its root
+ * was checked then, and need not exist any more (start, exec and delete
+ * use the rest; an engine may have removed the bundle and unmounted the
+ * rootfs before it deletes the container).
+ */
+static bool saved_spec;
+
 static char *resolve_root(const char *bundle, const char *path)
 {
 	char joined[PATH_MAX * 2], *real;
@@ -743,6 +751,8 @@ static char *resolve_root(const char *bundle, const char *path)
 		snprintf(joined, sizeof(joined), "%s", path);
 	else
 		snprintf(joined, sizeof(joined), "%s/%s", bundle, path);
+	if (saved_spec)
+		return strdup(joined);
 	real = realpath(joined, NULL);
 	if (!real)
 		bad("root.path", "%s: %s", joined, strerror(errno));
@@ -889,6 +899,16 @@ struct oci_spec *oci_load_spec_file(const char *path, const char *bundle)
 	if (s->seccomp)
 		seccomp_release(oci_seccomp_build(s->seccomp));
 	(void)count;
+	return s;
+}
+
+struct oci_spec *oci_load_saved_spec(const char *path, const char *bundle)
+{
+	struct oci_spec *s;
+
+	saved_spec = true;
+	s = oci_load_spec_file(path, bundle);
+	saved_spec = false;
 	return s;
 }
 

@@ -421,7 +421,7 @@ int oci_exec(const struct oci_exec_opts *o)
 	if (strcmp(oci_status(&st), "running"))
 		oci_fail(EXIT_SETUP, "container %s is %s, not running", o->id, oci_status(&st));
 	snprintf(path, sizeof(path), "%s/config.json", st.dir);
-	s = oci_load_spec_file(path, st.bundle);
+	s = oci_load_saved_spec(path, st.bundle);
 	if (o->process_file) {
 		json_object *j = json_object_from_file(o->process_file);
 

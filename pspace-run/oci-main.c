@@ -258,7 +258,7 @@ static int verb_start(int argc, char **argv)
 	close(fd);
 	unlink(fifo);
 	snprintf(cfg, sizeof(cfg), "%s/config.json", st.dir);
-	spec = oci_load_spec_file(cfg, st.bundle);
+	spec = oci_load_saved_spec(cfg, st.bundle);
 	oci_run_hooks(spec, HOOK_POSTSTART, oci_state_json(&st), false);
 	return 0;
 }
@@ -359,7 +359,7 @@ static int verb_delete(int argc, char **argv)
 	}
 	snprintf(cfg, sizeof(cfg), "%s/config.json", st.dir);
 	if (access(cfg, R_OK) == 0)
-		spec = oci_load_spec_file(cfg, st.bundle);
+		spec = oci_load_saved_spec(cfg, st.bundle);
 	if (st.cgroup[0])
 		oci_cgroup_remove(st.cgroup);
 	st.pid = 0;

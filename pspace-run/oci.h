@@ -130,6 +130,7 @@ void oci_set_cleanup(void (*fn)(void));
 /* oci-config.c */
 struct oci_spec *oci_load_spec(const char *bundle);
 struct oci_spec *oci_load_spec_file(const char *path, const char *bundle);
+struct oci_spec *oci_load_saved_spec(const char *path, const char *bundle);
 int oci_parse_process(struct json_object *o, struct oci_process *p, const char *where);
 void *oci_seccomp_build(struct json_object *seccomp);	/* a scmp_filter_ctx */
 struct json_object *oci_default_spec(void);
