@@ -156,6 +156,7 @@ int main(int argc, char **argv)
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	srandom(seed);
+	nested_baseline(30);
 	diag("seed %u, %ld iterations", seed, iters);
 	/* A child with a random TLS may crash: no core files. */
 	setrlimit(RLIMIT_CORE, &nocore);

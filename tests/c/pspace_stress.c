@@ -474,6 +474,7 @@ int main(int argc, char **argv)
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	srandom(getpid());
+	nested_baseline(30);
 	t = now();
 	r = in_child(cycles, &n, 900);
 	tap(r == 0, "%ld pspace create/destroy cycles with children inside, no leaked pid namespace or pid (%d, %.1f s)",
