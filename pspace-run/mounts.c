@@ -299,8 +299,9 @@ static void clone_host_sources(void)
 	 * its own (its /sys/class/net shows only its interfaces); the same
 	 * read-only mount attributes.
 	 */
-	if (config->private_network && host_sys >= 0) {
-		close(host_sys);
+	if (config->private_network) {
+		if (host_sys >= 0)
+			close(host_sys);
 		host_sys = new_fs("sysfs", NULL, 0, "/sys");
 	}
 	if (host_sys < 0)
