@@ -663,25 +663,46 @@ void host_binds(struct config *cfg, int root)
 
 	if (fstat(root, &root_stat) < 0)
 		die_errno(EXIT_SETUP, "%s", cfg->root);
+	/*
+	 * The API directories, each a directory of that name (no link,
+	 * present): else where the leader's mounts go depends on links a
+	 * bind could change or cover, and every bind is the leader's.
+	 */
 	for (j = 0; j < 5 && host_run; j++) {
-		int fd = lookup(cfg, root, api_dirs[j], O_DIRECTORY);
+		struct open_how dir = how;
+		int fd;
 
-		if (fd >= 0 && fstat(fd, &api[n]) == 0)
-			n++;
-		if (fd >= 0)
-			close(fd);
+		dir.flags |= O_DIRECTORY;
+		fd = syscall(SYS_openat2, root, api_dirs[j], &dir, sizeof(dir));
+		if (fd < 0 || fstat(fd, &api[n]) < 0) {
+			verbose(cfg, "--bind: ROOT's %s is not a plain directory: every bind made "
+				"inside, unlocked", api_dirs[j]);
+			i = 0;
+			if (fd >= 0)
+				close(fd);
+			goto out;
+		}
+		n++;
+		close(fd);
 	}
 	for (i = 0; i < host_run; i++) {
 		struct mount_opt *m = &cfg->mounts[i];
 		struct stat st, got;
-		int target, fd;
-		bool same;
+		int target = -1, fd = -1;
+		bool same = false;
 
+		/*
+		 * As the container's root, through the idmap: no DAC override
+		 * (what needs it is the leader's), nothing made in a SRC of
+		 * the host's with the host root's rights.
+		 */
 		setfsgid(cfg->pu_base);
 		setfsuid(cfg->pu_base);
-		target = make_target(cfg, root, m, m->src_dir, false);
+		if ((uid_t)setfsuid(-1) == cfg->pu_base && (gid_t)setfsgid(-1) == cfg->pu_base)
+			target = make_target(cfg, root, m, m->src_dir, true);
 		/* Where a lookup without links leads too, and not an API dir. */
-		fd = syscall(SYS_openat2, root, m->dst, &how, sizeof(how));
+		if (target >= 0)
+			fd = syscall(SYS_openat2, root, m->dst, &how, sizeof(how));
 		same = fd >= 0 && fstat(fd, &st) == 0 && fstat(target, &got) == 0 &&
 		       st.st_dev == got.st_dev && st.st_ino == got.st_ino &&
 		       !in_api_dir(root, m->dst, api, n);
@@ -690,7 +711,8 @@ void host_binds(struct config *cfg, int root)
 		if (fd >= 0)
 			close(fd);
 		if (!same) {
-			close(target);
+			if (target >= 0)
+				close(target);
 			break;
 		}
 		if (m->src_dir && !S_ISDIR(got.st_mode))
@@ -704,6 +726,7 @@ void host_binds(struct config *cfg, int root)
 		m->host_side = true;
 		verbose(cfg, "--bind %s (made by pspace-run, locked)", m->arg);
 	}
+out:
 	for (; i < host_run; i++)
 		close(host_src[i]);
 	host_run = 0;
