@@ -530,6 +530,32 @@ static int verb_exec(int argc, char **argv)
 	return oci_exec(&o);
 }
 
+/*
+ * The state directory holds what later verbs act on as root: the hooks of
+ * the saved config.json, the cgroup to remove, the pid to signal.  One
+ * that another user may write (or a symbolic link to somewhere) would let
+ * that user plant a container whose poststop hook root's delete runs.  It
+ * must be the caller's or root's, and writable by no one else; create
+ * makes a missing one 0700.
+ */
+static void check_state_root(void)
+{
+	struct stat st;
+
+	if (lstat(oci.root, &st) < 0) {
+		if (errno == ENOENT)
+			return;
+		oci_fail(EXIT_SETUP, "--root %s: %s", oci.root, strerror(errno));
+	}
+	if (!S_ISDIR(st.st_mode))
+		oci_fail(EXIT_SETUP, "--root %s: not a directory (a symbolic link is not followed)",
+			 oci.root);
+	if ((st.st_uid != geteuid() && st.st_uid != 0) || (st.st_mode & 022))
+		oci_fail(EXIT_SETUP, "--root %s: owned by uid %u, mode %04o: the state directory "
+			 "must be root's (or the caller's) and writable by no one else",
+			 oci.root, (unsigned int)st.st_uid, (unsigned int)(st.st_mode & 07777));
+}
+
 int oci_main(int argc, char **argv)
 {
 	static const struct option globals[] = {
@@ -582,6 +608,7 @@ int oci_main(int argc, char **argv)
 		return verb_features();
 	if (!strcmp(verb, "spec"))
 		return verb_spec(argc, argv);
+	check_state_root();
 	if (!strcmp(verb, "state"))
 		return verb_state(argc, argv);
 	if (geteuid() != 0)
