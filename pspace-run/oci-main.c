@@ -536,12 +536,77 @@ static int verb_exec(int argc, char **argv)
  * that another user may write (or a symbolic link to somewhere) would let
  * that user plant a container whose poststop hook root's delete runs.  It
  * must be the caller's or root's, and writable by no one else; create
- * makes a missing one 0700.
+ * makes a missing one 0700.  So must every directory on the way to it:
+ * the owner of a parent could swap DIR for a directory of their own
+ * between this check and the verb's use of it.  A sticky directory
+ * (/tmp) is safe: others may not rename what they do not own in it.
  */
-static void check_state_root(void)
+static bool safe_owner(const struct stat *st)
+{
+	return st->st_uid == geteuid() || st->st_uid == 0;
+}
+
+static void check_state_parent(const char *path, const char *what)
 {
 	struct stat st;
 
+	if (lstat(path, &st) < 0) {
+		if (errno == ENOENT)
+			return;
+		oci_fail(EXIT_SETUP, "--root %s: %s %s: %s", oci.root, what, path, strerror(errno));
+	}
+	/* A link in a safe directory is safe if its owner is; where it points is walked too. */
+	if (S_ISLNK(st.st_mode) && safe_owner(&st))
+		return;
+	if (!S_ISDIR(st.st_mode) || !safe_owner(&st) ||
+	    ((st.st_mode & 022) && !(st.st_mode & S_ISVTX)))
+		oci_fail(EXIT_SETUP, "--root %s: its %s %s is owned by uid %u, mode %04o: every "
+			 "directory above the state directory must be root's (or the caller's) and "
+			 "writable by no one else (or sticky)", oci.root, what, path,
+			 (unsigned int)st.st_uid, (unsigned int)(st.st_mode & 07777));
+}
+
+/* Each directory above PATH (absolute), from / down. */
+static void check_state_parents(const char *path, const char *what)
+{
+	char buf[PATH_MAX];
+	char *slash;
+
+	if (snprintf(buf, sizeof(buf), "%s", path) >= (int)sizeof(buf))
+		oci_fail(EXIT_SETUP, "--root %s: too long", oci.root);
+	check_state_parent("/", what);
+	for (slash = strchr(buf + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
+		*slash = '\0';
+		if (buf[0])
+			check_state_parent(buf, what);
+		*slash = '/';
+	}
+}
+
+static void check_state_root(void)
+{
+	char abs[PATH_MAX], real[PATH_MAX], last[PATH_MAX + 2], *slash;
+	struct stat st;
+
+	/* The path as given, made absolute; then where its parent really is. */
+	if (oci.root[0] == '/') {
+		if (snprintf(abs, sizeof(abs), "%s", oci.root) >= (int)sizeof(abs))
+			oci_fail(EXIT_SETUP, "--root %s: too long", oci.root);
+	} else {
+		char cwd[PATH_MAX];
+
+		if (!getcwd(cwd, sizeof(cwd)) ||
+		    snprintf(abs, sizeof(abs), "%s/%s", cwd, oci.root) >= (int)sizeof(abs))
+			oci_fail(EXIT_SETUP, "--root %s: cannot make it absolute", oci.root);
+	}
+	check_state_parents(abs, "parent");
+	slash = strrchr(abs, '/');
+	if (slash && slash != abs) {
+		*slash = '\0';
+		if (realpath(abs, real) && snprintf(last, sizeof(last), "%s/x", real) < (int)sizeof(last))
+			check_state_parents(last, "parent (resolved)");
+		*slash = '/';
+	}
 	if (lstat(oci.root, &st) < 0) {
 		if (errno == ENOENT)
 			return;
@@ -550,7 +615,7 @@ static void check_state_root(void)
 	if (!S_ISDIR(st.st_mode))
 		oci_fail(EXIT_SETUP, "--root %s: not a directory (a symbolic link is not followed)",
 			 oci.root);
-	if ((st.st_uid != geteuid() && st.st_uid != 0) || (st.st_mode & 022))
+	if (!safe_owner(&st) || (st.st_mode & 022))
 		oci_fail(EXIT_SETUP, "--root %s: owned by uid %u, mode %04o: the state directory "
 			 "must be root's (or the caller's) and writable by no one else",
 			 oci.root, (unsigned int)st.st_uid, (unsigned int)(st.st_mode & 07777));
