@@ -277,6 +277,10 @@ int oci_create(const struct oci_create_opts *o, bool run)
 	oci_state_dir(o->id, st.dir, sizeof(st.dir));
 	if (mkdir(oci.root, 0700) < 0 && errno != EEXIST)
 		oci_fail(EXIT_SETUP, "--root %s: %s", oci.root, strerror(errno));
+	/* Made by us, or by someone else since the first check: look again. */
+	if (!oci_check_state_root())
+		oci_fail(EXIT_SETUP, "--root %s: %s", oci.root, strerror(ENOENT));
+	oci.root_missing = false;
 	if (mkdir(st.dir, 0700) < 0) {
 		if (errno == EEXIST)
 			oci_fail(EXIT_SETUP, "container %s already exists", o->id);

@@ -22,6 +22,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -546,6 +547,45 @@ static bool safe_owner(const struct stat *st)
 	return st->st_uid == geteuid() || st->st_uid == 0;
 }
 
+/*
+ * In a user namespace of its own (a rootless engine's), /, /run and the
+ * like belong to no uid mapped here and show as the overflow uid: a
+ * directory above DIR that does is accepted on its mode alone.  Those
+ * are the host's; the caller owns what it may change.
+ */
+static bool unmapped_owner(const struct stat *st)
+{
+	static int in_userns = -1;
+	static uid_t overflow = 65534;
+
+	if (in_userns < 0) {
+		unsigned long a, b, c;
+		FILE *f = fopen("/proc/self/uid_map", "re");
+
+		in_userns = !(f && fscanf(f, "%lu %lu %lu", &a, &b, &c) == 3 && a == 0 &&
+			      b == 0 && c == 4294967295UL);
+		if (f)
+			fclose(f);
+		f = fopen("/proc/sys/kernel/overflowuid", "re");
+		if (f) {
+			if (fscanf(f, "%u", &overflow) != 1)
+				overflow = 65534;
+			fclose(f);
+		}
+	}
+	return in_userns && st->st_uid == overflow;
+}
+
+/* FUSE reports whatever owner and mode its user-space server likes. */
+static void refuse_fuse(const char *path)
+{
+	struct statfs sfs;
+
+	if (statfs(path, &sfs) == 0 && sfs.f_type == 0x65735546 /* FUSE_SUPER_MAGIC */)
+		oci_fail(EXIT_SETUP, "--root %s: %s is on a FUSE file system, whose owners and "
+			 "modes its server makes up", oci.root, path);
+}
+
 static void check_state_parent(const char *path, const char *what)
 {
 	struct stat st;
@@ -558,12 +598,13 @@ static void check_state_parent(const char *path, const char *what)
 	/* A link in a safe directory is safe if its owner is; where it points is walked too. */
 	if (S_ISLNK(st.st_mode) && safe_owner(&st))
 		return;
-	if (!S_ISDIR(st.st_mode) || !safe_owner(&st) ||
+	if (!S_ISDIR(st.st_mode) || !(safe_owner(&st) || unmapped_owner(&st)) ||
 	    ((st.st_mode & 022) && !(st.st_mode & S_ISVTX)))
 		oci_fail(EXIT_SETUP, "--root %s: its %s %s is owned by uid %u, mode %04o: every "
 			 "directory above the state directory must be root's (or the caller's) and "
 			 "writable by no one else (or sticky)", oci.root, what, path,
 			 (unsigned int)st.st_uid, (unsigned int)(st.st_mode & 07777));
+	refuse_fuse(path);
 }
 
 /* Each directory above PATH (absolute), from / down. */
@@ -583,7 +624,12 @@ static void check_state_parents(const char *path, const char *what)
 	}
 }
 
-static void check_state_root(void)
+/*
+ * True when DIR exists (and passed), false when it does not: then no
+ * verb but create looks into it, and create checks again once it has
+ * made it (someone else may have, in /tmp, between the two).
+ */
+bool oci_check_state_root(void)
 {
 	char abs[PATH_MAX], real[PATH_MAX], last[PATH_MAX + 2], *slash;
 	struct stat st;
@@ -609,7 +655,7 @@ static void check_state_root(void)
 	}
 	if (lstat(oci.root, &st) < 0) {
 		if (errno == ENOENT)
-			return;
+			return false;
 		oci_fail(EXIT_SETUP, "--root %s: %s", oci.root, strerror(errno));
 	}
 	if (!S_ISDIR(st.st_mode))
@@ -619,6 +665,24 @@ static void check_state_root(void)
 		oci_fail(EXIT_SETUP, "--root %s: owned by uid %u, mode %04o: the state directory "
 			 "must be root's (or the caller's) and writable by no one else",
 			 oci.root, (unsigned int)st.st_uid, (unsigned int)(st.st_mode & 07777));
+	refuse_fuse(oci.root);
+	return true;
+}
+
+/* DIR without trailing slashes: "DIR/" would let lstat() follow a link. */
+static const char *strip_slashes(const char *arg)
+{
+	static char buf[PATH_MAX];
+	size_t n = strlen(arg);
+
+	if (n >= sizeof(buf))
+		oci_fail(EXIT_SETUP, "--root %s: too long", arg);
+	memcpy(buf, arg, n + 1);
+	while (n > 1 && buf[n - 1] == '/')
+		buf[--n] = '\0';
+	if (!n)
+		oci_fail(EXIT_SETUP, "--root: empty");
+	return buf;
 }
 
 int oci_main(int argc, char **argv)
@@ -638,7 +702,7 @@ int oci_main(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "+h", globals, NULL)) != -1) {
 		switch (c) {
 		case 'r':
-			oci.root = optarg;
+			oci.root = strip_slashes(optarg);
 			break;
 		case 'l':
 			oci.log = optarg;
@@ -673,7 +737,7 @@ int oci_main(int argc, char **argv)
 		return verb_features();
 	if (!strcmp(verb, "spec"))
 		return verb_spec(argc, argv);
-	check_state_root();
+	oci.root_missing = !oci_check_state_root();
 	if (!strcmp(verb, "state"))
 		return verb_state(argc, argv);
 	if (geteuid() != 0)

@@ -107,6 +107,14 @@ int oci_state_load(const char *id, struct oci_state *st)
 	oci_check_id(id);
 	snprintf(st->id, sizeof(st->id), "%s", id);
 	oci_state_dir(id, st->dir, sizeof(st->dir));
+	/*
+	 * A DIR missing when it was checked is never looked into: another
+	 * user could have made it since (in /tmp, say) and planted a state.
+	 */
+	if (oci.root_missing) {
+		errno = ENOENT;
+		return -1;
+	}
 	snprintf(path, sizeof(path), "%s/state.json", st->dir);
 	o = json_object_from_file(path);
 	if (!o)

@@ -115,6 +115,7 @@ struct oci_global {
 	bool log_json;		/* --log-format json */
 	bool systemd_cgroup;
 	bool debug;
+	bool root_missing;	/* --root DIR did not exist when checked */
 };
 extern struct oci_global oci;
 
@@ -126,6 +127,7 @@ void oci_fail(int status, const char *fmt, ...)
 void oci_log(const char *level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int oci_parse_signal(const char *arg);
 void oci_set_cleanup(void (*fn)(void));
+bool oci_check_state_root(void);
 
 /* oci-config.c */
 struct oci_spec *oci_load_spec(const char *bundle);
