@@ -139,6 +139,10 @@ if host:
         md.append("**Warning: the machine was busy** while these guests ran (host idle < 25 % or the "
                   "calibration loop varied by more than ±10 %): " + "; ".join(warnings) +
                   ". Timings of those guests carry the load; the in-guest ratios less so.\n")
+failed = [kv for b, kv in patched if b == "failed"]
+if failed:
+    md.append("**Launchers that failed their trial run** (their rows time an error): " +
+              "; ".join("%s (exit %s)" % (kv.get("launcher"), kv.get("rc")) for kv in failed) + ".\n")
 
 
 def chart(name, title, xlabel, ylabel, sets, logx=True):
