@@ -548,67 +548,98 @@ static bool safe_owner(const struct stat *st)
 }
 
 /*
- * In a user namespace of its own (a rootless engine's), /, /run and the
- * like belong to no uid mapped here and show as the overflow uid: a
- * directory above DIR that does is accepted on its mode alone.  Those
- * are the host's; the caller owns what it may change.
+ * In a rootless engine's user namespace, /, /run and /run/user belong to
+ * no uid mapped there and show as the overflow uid.  Such a directory
+ * above DIR is accepted on its mode alone when the overflow uid is not
+ * mapped (so no process here can own it), or when it is one of those
+ * few system directories (a full map has the overflow uid mapped, to a
+ * user of the namespace's own, who cannot own / or /run).  Without a
+ * readable uid_map nothing is accepted this way.
  */
-static bool unmapped_owner(const struct stat *st)
+static bool unmapped_owner(const struct stat *st, const char *path)
 {
-	static int in_userns = -1;
+	static const char *const system_dirs[] = { "/", "/run", "/run/user", "/var", "/var/run" };
+	static int accept = -1;	/* 0 never, 1 the overflow uid is unmapped, 2 system dirs only */
 	static uid_t overflow = 65534;
+	size_t i;
 
-	if (in_userns < 0) {
-		unsigned long a, b, c;
-		FILE *f = fopen("/proc/self/uid_map", "re");
+	if (accept < 0) {
+		unsigned long in, out, count;
+		bool identity = false, mapped = false;
+		FILE *f = fopen("/proc/sys/kernel/overflowuid", "re");
 
-		in_userns = !(f && fscanf(f, "%lu %lu %lu", &a, &b, &c) == 3 && a == 0 &&
-			      b == 0 && c == 4294967295UL);
-		if (f)
-			fclose(f);
-		f = fopen("/proc/sys/kernel/overflowuid", "re");
 		if (f) {
 			if (fscanf(f, "%u", &overflow) != 1)
 				overflow = 65534;
 			fclose(f);
 		}
+		accept = 0;
+		f = fopen("/proc/self/uid_map", "re");
+		if (f) {
+			while (fscanf(f, "%lu %lu %lu", &in, &out, &count) == 3) {
+				if (in == 0 && out == 0 && count == 4294967295UL)
+					identity = true;
+				if (overflow >= in && overflow - in < count)
+					mapped = true;
+			}
+			accept = identity ? 0 : mapped ? 2 : 1;
+			fclose(f);
+		}
 	}
-	return in_userns && st->st_uid == overflow;
+	if (!accept || st->st_uid != overflow)
+		return false;
+	if (accept == 1)
+		return true;
+	for (i = 0; i < sizeof(system_dirs) / sizeof(system_dirs[0]); i++)
+		if (!strcmp(path, system_dirs[i]))
+			return true;
+	return false;
 }
 
-/* FUSE reports whatever owner and mode its user-space server likes. */
+/*
+ * FUSE reports whatever owner and mode its user-space server likes.  A
+ * FUSE / (a rootless container's fuse-overlayfs root) is the exception:
+ * whoever serves it owns everything here anyway.
+ */
 static void refuse_fuse(const char *path)
 {
 	struct statfs sfs;
 
-	if (statfs(path, &sfs) == 0 && sfs.f_type == 0x65735546 /* FUSE_SUPER_MAGIC */)
+	if (strcmp(path, "/") && statfs(path, &sfs) == 0 &&
+	    sfs.f_type == 0x65735546 /* FUSE_SUPER_MAGIC */)
 		oci_fail(EXIT_SETUP, "--root %s: %s is on a FUSE file system, whose owners and "
 			 "modes its server makes up", oci.root, path);
 }
 
-static void check_state_parent(const char *path, const char *what)
+/* False when PATH does not exist: nothing below it is looked at then. */
+static bool check_state_parent(const char *path, const char *what)
 {
 	struct stat st;
 
 	if (lstat(path, &st) < 0) {
 		if (errno == ENOENT)
-			return;
+			return false;
 		oci_fail(EXIT_SETUP, "--root %s: %s %s: %s", oci.root, what, path, strerror(errno));
 	}
 	/* A link in a safe directory is safe if its owner is; where it points is walked too. */
 	if (S_ISLNK(st.st_mode) && safe_owner(&st))
-		return;
-	if (!S_ISDIR(st.st_mode) || !(safe_owner(&st) || unmapped_owner(&st)) ||
+		return true;
+	if (!S_ISDIR(st.st_mode) || !(safe_owner(&st) || unmapped_owner(&st, path)) ||
 	    ((st.st_mode & 022) && !(st.st_mode & S_ISVTX)))
 		oci_fail(EXIT_SETUP, "--root %s: its %s %s is owned by uid %u, mode %04o: every "
 			 "directory above the state directory must be root's (or the caller's) and "
 			 "writable by no one else (or sticky)", oci.root, what, path,
 			 (unsigned int)st.st_uid, (unsigned int)(st.st_mode & 07777));
 	refuse_fuse(path);
+	return true;
 }
 
-/* Each directory above PATH (absolute), from / down. */
-static void check_state_parents(const char *path, const char *what)
+/*
+ * Each directory above PATH (absolute), from / down; false at the first
+ * that does not exist (another user may make it, or a link by its name,
+ * right after).
+ */
+static bool check_state_parents(const char *path, const char *what)
 {
 	char buf[PATH_MAX];
 	char *slash;
@@ -618,10 +649,11 @@ static void check_state_parents(const char *path, const char *what)
 	check_state_parent("/", what);
 	for (slash = strchr(buf + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
 		*slash = '\0';
-		if (buf[0])
-			check_state_parent(buf, what);
+		if (buf[0] && !check_state_parent(buf, what))
+			return false;
 		*slash = '/';
 	}
+	return true;
 }
 
 /*
@@ -645,12 +677,17 @@ bool oci_check_state_root(void)
 		    snprintf(abs, sizeof(abs), "%s/%s", cwd, oci.root) >= (int)sizeof(abs))
 			oci_fail(EXIT_SETUP, "--root %s: cannot make it absolute", oci.root);
 	}
-	check_state_parents(abs, "parent");
+	/* A missing parent: DIR is missing too, whatever is there by now. */
+	if (!check_state_parents(abs, "parent"))
+		return false;
 	slash = strrchr(abs, '/');
 	if (slash && slash != abs) {
 		*slash = '\0';
-		if (realpath(abs, real) && snprintf(last, sizeof(last), "%s/x", real) < (int)sizeof(last))
-			check_state_parents(last, "parent (resolved)");
+		if (!realpath(abs, real))
+			return false;
+		if (snprintf(last, sizeof(last), "%s/x", real) >= (int)sizeof(last) ||
+		    !check_state_parents(last, "parent (resolved)"))
+			return false;
 		*slash = '/';
 	}
 	if (lstat(oci.root, &st) < 0) {
