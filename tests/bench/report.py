@@ -250,7 +250,7 @@ if e:
             md.append("| %s | %.1f | %s | %d | %s | %s |" % (k, med(e[k]) / 1e6, spread(e[k]), len(e[k]), rs, ci))
     md.append("\nbwrap: `--unshare-pid --unshare-ipc --unshare-uts --unshare-cgroup-try --die-with-parent "
               "--bind ROOT / --proc /proc --dev /dev --tmpfs /run --ro-bind /sys /sys`; unshare: "
-              "`-fp --mount-proc -R ROOT`; systemd-nspawn: `-q --register=no --keep-unit -D ROOT` "
+              "`-fp --mount-proc -R ROOT`; systemd-nspawn: `-q --register=no --keep-unit --link-journal=no -D ROOT` "
               "(no host systemd in the guest: no machined, no scope).\n")
     if e.get("bwrap"):
         r = med(e["pspace-run"]) / med(e["bwrap"])
