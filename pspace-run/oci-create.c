@@ -511,6 +511,7 @@ int oci_exec(const struct oci_exec_opts *o)
 		if (p.no_new_privileges)
 			oci_load_seccomp(ctx);
 		reset_signals();
+		test_pause("exec");	/* the fixture: a window for 80-oci's exe attack */
 		{
 			char *exe = oci_find_executable(&p);
 			static char *empty[] = { NULL };

@@ -206,7 +206,8 @@ unsigned int test_off_env(void)
  * The fixture's pause points: PSPACE_TEST_PAUSE=STAGE:FILE makes the
  * process reaching STAGE create FILE and wait (up to 20 s) until the
  * test removes it, so that an attack can act in a window a racer would
- * have to hit.  Nothing in pspace-run itself.
+ * have to hit; PSPACE_TEST_PAUSE=STAGE:ms=N just sleeps N ms there.
+ * Nothing in pspace-run itself.
  */
 void test_pause(const char *stage)
 {
@@ -217,6 +218,10 @@ void test_pause(const char *stage)
 
 	if (!p || strncmp(p, stage, n) || p[n] != ':')
 		return;
+	if (!strncmp(p + n + 1, "ms=", 3)) {	/* STAGE:ms=N: just sleep */
+		usleep(atoi(p + n + 4) * 1000);
+		return;
+	}
 	fd = open(p + n + 1, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return;
