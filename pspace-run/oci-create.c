@@ -274,13 +274,13 @@ int oci_create(const struct oci_create_opts *o, bool run)
 
 	memset(&st, 0, sizeof(st));
 	snprintf(st.id, sizeof(st.id), "%s", o->id);
-	oci_state_dir(o->id, st.dir, sizeof(st.dir));
 	if (mkdir(oci.root, 0700) < 0 && errno != EEXIST)
 		oci_fail(EXIT_SETUP, "--root %s: %s", oci.root, strerror(errno));
 	/* Made by us, or by someone else since the first check: look again. */
 	if (!oci_check_state_root())
 		oci_fail(EXIT_SETUP, "--root %s: %s", oci.root, strerror(ENOENT));
 	oci.root_missing = false;
+	oci_state_dir(o->id, st.dir, sizeof(st.dir));
 	if (mkdir(st.dir, 0700) < 0) {
 		if (errno == EEXIST)
 			oci_fail(EXIT_SETUP, "container %s already exists", o->id);
@@ -322,6 +322,7 @@ int oci_create(const struct oci_create_opts *o, bool run)
 		close(ready[0]);
 		if (cgroup >= 0)
 			close(cgroup);
+		oci_close_state_root();
 		/* Everything above the preserved fds goes at exec. */
 		for (fd = 3; fd < 3 + o->preserve_fds; fd++)
 			fcntl(fd, F_SETFD, 0);
@@ -482,6 +483,7 @@ int oci_exec(const struct oci_exec_opts *o)
 		int fd;
 
 		close(report[0]);
+		oci_close_state_root();
 		/* The host's cgroup directory must not be reachable as a cwd. */
 		if (cgroup >= 0)
 			close(cgroup);

@@ -34,7 +34,7 @@
 #define PIDFD_SIGNAL_PSPACE (1UL << 3)	/* SPEC 2.8 */
 #endif
 
-struct oci_global oci = { .root = OCI_DEFAULT_ROOT };
+struct oci_global oci = { .root = OCI_DEFAULT_ROOT, .root_fd = -1 };
 static void (*cleanup)(void);
 
 static const char *const verbs[] = {
@@ -83,6 +83,21 @@ static void json_escape(FILE *f, const char *s)
 	}
 }
 
+/* Messages name DIR as the user gave it, not the /proc/self/fd path it is used by. */
+static void unpin(char *msg, size_t size)
+{
+	size_t pin = strlen(oci.root_pin), root = strlen(oci.root);
+	char *p = msg;
+
+	while (pin && (p = strstr(p, oci.root_pin)) && (p[pin] == '/' || !p[pin])) {
+		if (strlen(msg) - pin + root >= size)
+			return;
+		memmove(p + root, p + pin, strlen(p + pin) + 1);
+		memcpy(p, oci.root, root);
+		p += root;
+	}
+}
+
 static void vlog(const char *level, const char *fmt, va_list ap)
 {
 	char msg[2048], when[64];
@@ -92,6 +107,7 @@ static void vlog(const char *level, const char *fmt, va_list ap)
 	int fd;
 
 	vsnprintf(msg, sizeof(msg), fmt, ap);
+	unpin(msg, sizeof(msg));
 	if (strcmp(level, "debug") || oci.debug)
 		fprintf(stderr, "%s: %s%s%s\n", progname, strcmp(level, "error") ? level : "",
 			strcmp(level, "error") ? ": " : "", msg);
@@ -657,6 +673,44 @@ static bool check_state_parents(const char *path, const char *what)
 }
 
 /*
+ * From here on DIR is used through an O_PATH descriptor of the directory
+ * just checked ("/proc/self/fd/N/ID/state.json"): a rename of DIR or of
+ * any directory above it after the check changes nothing.  The fd sits
+ * high, out of --preserve-fds' way, and no container process inherits it
+ * (the children close it before they touch the preserved fds).  Without
+ * /proc the path is used as checked.
+ */
+static void pin_state_root(const struct stat *checked)
+{
+	struct stat st;
+	int fd, high;
+
+	oci_close_state_root();
+	fd = open(oci.root, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		oci_fail(EXIT_SETUP, "--root %s: %s", oci.root, strerror(errno));
+	if (fstat(fd, &st) < 0 || st.st_dev != checked->st_dev || st.st_ino != checked->st_ino)
+		oci_fail(EXIT_SETUP, "--root %s: replaced while it was checked", oci.root);
+	high = fcntl(fd, F_DUPFD_CLOEXEC, 200);
+	if (high >= 0) {
+		close(fd);
+		fd = high;
+	}
+	oci.root_fd = fd;
+	snprintf(oci.root_pin, sizeof(oci.root_pin), "/proc/self/fd/%d", fd);
+	if (access(oci.root_pin, F_OK) < 0)
+		oci.root_pin[0] = '\0';
+}
+
+void oci_close_state_root(void)
+{
+	if (oci.root_fd >= 0)
+		close(oci.root_fd);
+	oci.root_fd = -1;
+	oci.root_pin[0] = '\0';
+}
+
+/*
  * True when DIR exists (and passed), false when it does not: then no
  * verb but create looks into it, and create checks again once it has
  * made it (someone else may have, in /tmp, between the two).
@@ -703,6 +757,7 @@ bool oci_check_state_root(void)
 			 "must be root's (or the caller's) and writable by no one else",
 			 oci.root, (unsigned int)st.st_uid, (unsigned int)(st.st_mode & 07777));
 	refuse_fuse(oci.root);
+	pin_state_root(&st);
 	return true;
 }
 
@@ -775,6 +830,7 @@ int oci_main(int argc, char **argv)
 	if (!strcmp(verb, "spec"))
 		return verb_spec(argc, argv);
 	oci.root_missing = !oci_check_state_root();
+	test_pause("rootchecked");	/* the fixture: 80-oci renames DIR here */
 	if (!strcmp(verb, "state"))
 		return verb_state(argc, argv);
 	if (geteuid() != 0)

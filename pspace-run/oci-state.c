@@ -44,7 +44,7 @@ void oci_check_id(const char *id)
 
 void oci_state_dir(const char *id, char *out, size_t size)
 {
-	snprintf(out, size, "%s/%s", oci.root, id);
+	snprintf(out, size, "%s/%s", oci.root_pin[0] ? oci.root_pin : oci.root, id);
 }
 
 unsigned long long oci_start_time(pid_t pid)

@@ -116,6 +116,8 @@ struct oci_global {
 	bool systemd_cgroup;
 	bool debug;
 	bool root_missing;	/* --root DIR did not exist when checked */
+	int root_fd;		/* O_PATH of DIR once checked, else -1 */
+	char root_pin[32];	/* "/proc/self/fd/N": DIR as checked, whatever its path does */
 };
 extern struct oci_global oci;
 
@@ -128,6 +130,7 @@ void oci_log(const char *level, const char *fmt, ...) __attribute__((format(prin
 int oci_parse_signal(const char *arg);
 void oci_set_cleanup(void (*fn)(void));
 bool oci_check_state_root(void);
+void oci_close_state_root(void);
 
 /* oci-config.c */
 struct oci_spec *oci_load_spec(const char *bundle);
