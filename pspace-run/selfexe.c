@@ -9,16 +9,21 @@
  * and write through it to the file the host ran, the host's pspace-run,
  * which the next user of the host runs as root.
  *
- * So pspace-run first re-executes itself from a sealed copy, as runc and
- * crun do: a memfd holding the binary, sealed against writing, growing,
- * shrinking and further sealing, then execveat()ed.  Its /proc/PID/exe
- * is that memfd (nothing on the host's file system), which nobody can
+ * So pspace-run first re-executes itself from a sealed view of the
+ * binary, as runc 1.2 does: where it may mount (root), from a detached
+ * overlayfs whose only layers are the binary's directory and an empty
+ * one (an overlay without an upper layer is read-only for good: unlike a
+ * read-only bind mount, nobody can make it writable), which costs no copy
+ * and no memory; elsewhere from a copy, as runc 1.1 and crun: a memfd
+ * holding the binary, sealed against writing, growing, shrinking and
+ * further sealing.  Its /proc/PID/exe is that file, which nobody can
  * write.  Each process that enters a container also makes itself
  * non-dumpable first (no /proc/PID/mem, fd, environ, exe for the
  * container's processes unless they hold CAP_SYS_PTRACE).
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +31,7 @@
 #include <sys/prctl.h>
 #include <sys/sendfile.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -51,10 +57,68 @@
 
 #define SEALS (F_SEAL_SEAL | F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE)
 
+#ifndef SYS_fsopen
+#define SYS_fsopen 430
+#define SYS_fsconfig 431
+#define SYS_fsmount 432
+#endif
+#define FSOPEN_CLOEXEC_ 0x00000001
+#define FSCONFIG_SET_STRING_ 1
+#define FSCONFIG_CMD_CREATE_ 6
+#define FSMOUNT_CLOEXEC_ 0x00000001
+#define MOUNT_ATTR_RDONLY_ 0x00000001
+#define MOUNT_ATTR_NOSUID_ 0x00000002
+#define MOUNT_ATTR_NODEV_ 0x00000004
+#define OVERLAYFS_MAGIC 0x794c7630
+/* The empty lower layer: root's, in root's /run (not in the OCI state root). */
+#define EXE_LOWER "/run/pspace-run-exe-lower"
+
+/* Is the mount @id one of our mount namespace's (not a detached one)? */
+static bool attached_mount(unsigned long long id)
+{
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+	unsigned long long m;
+	char line[4096];
+	bool found = true;	/* unreadable: assume attached */
+
+	if (!f)
+		return found;
+	found = false;
+	while (!found && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%llu", &m) == 1 && m == id)
+			found = true;
+	fclose(f);
+	return found;
+}
+
 /*
- * Is /proc/self/exe already a copy: a sealed memfd, or tmpfile_copy()'s
- * (no name left, ours, no write permission for anyone)?  An unsealed
- * memfd or a deleted binary is neither.
+ * Is @fd on a read-only overlayfs mounted nowhere in our mount namespace:
+ * the detached one overlay_exe() made?
+ */
+static bool on_detached_overlay(int fd)
+{
+	unsigned long long id = 0;
+	char path[64], line[256];
+	struct statfs sfs;
+	bool got = false;
+	FILE *f;
+
+	if (fstatfs(fd, &sfs) < 0 || sfs.f_type != OVERLAYFS_MAGIC || !(sfs.f_flags & ST_RDONLY))
+		return false;
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	while (!got && fgets(line, sizeof(line), f))
+		got = sscanf(line, "mnt_id: %llu", &id) == 1;
+	fclose(f);
+	return got && !attached_mount(id);
+}
+
+/*
+ * Is /proc/self/exe already sealed: on overlay_exe()'s detached overlay,
+ * a sealed memfd, or tmpfile_copy()'s (no name left, ours, no write
+ * permission for anyone)?  An unsealed memfd or a deleted binary is none.
  */
 static bool running_sealed(void)
 {
@@ -67,6 +131,10 @@ static bool running_sealed(void)
 	seals = fcntl(fd, F_GET_SEALS);
 	if (fstat(fd, &st) < 0)
 		st.st_nlink = 1;
+	if (on_detached_overlay(fd)) {
+		close(fd);
+		return true;
+	}
 	close(fd);
 	if (seals >= 0 && (seals & SEALS) == SEALS)
 		return true;
@@ -82,15 +150,95 @@ static void restore_name(const char *argv0)
 	prctl(PR_SET_NAME, base ? base + 1 : argv0, 0, 0, 0);
 }
 
-static bool fixture_off(void)
+/* The fixture without "exe" runs the host's file; without "overlay", a copy. */
+static bool fixture_off_what(const char *what)
 {
 #ifdef PSPACE_TEST_FIXTURE
 	const char *off = getenv("PSPACE_TEST_OFF");
 
-	return off && strstr(off, "exe");
+	return off && strstr(off, what);
 #else
+	(void)what;
 	return false;
 #endif
+}
+
+static bool fixture_off(void)
+{
+	return fixture_off_what("exe");
+}
+
+/* @path's ':' and '\\' escaped for overlayfs' lowerdir; false if too long. */
+static bool lower_escape(char *out, size_t size, const char *path)
+{
+	size_t n = 0;
+
+	for (; *path; path++) {
+		if (n + 3 > size)
+			return false;
+		if (*path == ':' || *path == '\\')
+			out[n++] = '\\';
+		out[n++] = *path;
+	}
+	out[n] = '\0';
+	return true;
+}
+
+/*
+ * The binary through a detached, read-only overlayfs of its directory
+ * over an empty one (lower layers only: read-only for good); an O_PATH
+ * fd to execveat(), or -1 where that cannot be had (not root, no
+ * overlayfs, the binary's directory overlapping /run) and the caller
+ * copies instead.  The file must still be the one running (inode, size,
+ * mtime): else a copy is made of what runs.
+ */
+static int overlay_exe(const struct stat *exe)
+{
+	char bin[PATH_MAX], dir[2 * PATH_MAX], lower[4 * PATH_MAX + 2], *name;
+	int ctx, mnt, fd;
+	struct stat st;
+	ssize_t n;
+
+	if (geteuid() != 0 || fixture_off_what("overlay"))
+		return -1;
+	n = readlink("/proc/self/exe", bin, sizeof(bin) - 1);
+	if (n <= 1)
+		return -1;
+	bin[n] = '\0';
+	name = strrchr(bin, '/');
+	if (bin[0] != '/' || !name || strstr(bin, " (deleted)"))
+		return -1;
+	*name++ = '\0';
+	if ((mkdir(EXE_LOWER, 0755) < 0 && errno != EEXIST) || lstat(EXE_LOWER, &st) < 0 ||
+	    !S_ISDIR(st.st_mode) || st.st_uid != 0)
+		return -1;
+	if (!lower_escape(dir, sizeof(dir), bin[0] ? bin : "/") ||
+	    snprintf(lower, sizeof(lower), "%s:%s", dir, EXE_LOWER) >= (int)sizeof(lower))
+		return -1;
+	ctx = syscall(SYS_fsopen, "overlay", FSOPEN_CLOEXEC_);
+	if (ctx < 0)
+		return -1;
+	mnt = -1;
+	/* xino off: no "falling back to xino=off" in the log for a /run on another fs. */
+	syscall(SYS_fsconfig, ctx, FSCONFIG_SET_STRING_, "xino", "off", 0);
+	if (syscall(SYS_fsconfig, ctx, FSCONFIG_SET_STRING_, "lowerdir", lower, 0) == 0 &&
+	    syscall(SYS_fsconfig, ctx, FSCONFIG_CMD_CREATE_, NULL, NULL, 0) == 0)
+		mnt = syscall(SYS_fsmount, ctx, FSMOUNT_CLOEXEC_,
+			      MOUNT_ATTR_RDONLY_ | MOUNT_ATTR_NOSUID_ | MOUNT_ATTR_NODEV_);
+	close(ctx);
+	if (mnt < 0)
+		return -1;
+	fd = openat(mnt, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	close(mnt);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_ino != exe->st_ino ||
+	    st.st_size != exe->st_size || st.st_mtim.tv_sec != exe->st_mtim.tv_sec ||
+	    st.st_mtim.tv_nsec != exe->st_mtim.tv_nsec || !on_detached_overlay(fd)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
 }
 
 /* The whole of @exe into @fd. */
@@ -189,6 +337,11 @@ void reexec_sealed(char **argv)
 		return;
 	if (exe < 0 || fstat(exe, &st) < 0)
 		die_errno(EXIT_SETUP, "/proc/self/exe");
+	mfd = overlay_exe(&st);
+	if (mfd >= 0) {
+		syscall(SYS_execveat, mfd, "", argv, environ, AT_EMPTY_PATH);
+		close(mfd);	/* not executable there (noexec /run?): copy */
+	}
 	mfd = syscall(SYS_memfd_create, "pspace-run", MFD_CLOEXEC | MFD_ALLOW_SEALING | MFD_EXEC);
 	if (mfd < 0 && errno == EINVAL)	/* before 6.3: no MFD_EXEC, executable anyway */
 		mfd = syscall(SYS_memfd_create, "pspace-run", MFD_CLOEXEC | MFD_ALLOW_SEALING);
