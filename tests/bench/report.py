@@ -105,10 +105,12 @@ def first(rows, bench, key, default="?"):
 
 md = ["# pspace benchmarks\n"]
 quick = first(patched, "kernel", "quick", "0") == "1"
-md.append("Measured in QEMU (TCG) guests, 2 vCPUs, 2 GiB; ratios compare runs made side by side in "
-          "one guest (interleaved, the order rotated every round), so they do not depend on this "
-          "machine's speed. Median of the rounds; spread = half the range over the median; the "
-          "ratio's interval is a 5–95 %% bootstrap over the rounds of both sides.%s\n"
+md.append("Measured in QEMU guests (TCG unless PSPACE_KVM=1), 2 vCPUs, 2 GiB. Every row but the "
+          "patched/unpatched fork rows compares runs made side by side in one guest, interleaved, "
+          "the order rotated by round, so they do not depend on this machine's speed; the fork "
+          "rows compare guests booted in pairs (ABBA order). Median of the rounds; spread = half "
+          "the range over the median; the ratio's interval is a 5–95 %% bootstrap over the rounds "
+          "of both sides.%s\n"
           % (" **Reduced run (BENCH_QUICK=1): smaller sizes and fewer rounds.**" if quick else ""))
 md.append("Patched kernel: `%s`; unpatched (same config): `%s`. Anchors: %s.\n" % (
     first(patched, "kernel", "release"), first(pristine, "kernel", "release"),
@@ -211,6 +213,20 @@ if series(patched, "freeze", "procs", "ns"):
     versus("freeze", "freeze", ("pspace", "cgroup.freeze"), 1.0, chart_name="freeze")
     md.append("Thaw:\n")
     versus("thaw", "freeze", ("pspace", "cgroup.freeze"), 1.0, value="thaw_ns")
+    sc = series(patched, "freeze", "procs", "scan_ns", kind="pspace")
+    fz = series(patched, "freeze", "procs", "ns", kind="pspace")
+    fc = series(patched, "freeze", "procs", "ns", kind="cgroup.freeze")
+    if sc:
+        md.append("What the completion check costs: one scan of the already stopped tree's /proc "
+                  "entries, and the freeze less one scan against the anchor (the signal's own cost, "
+                  "roughly: the check polls every 50 µs on both sides):\n")
+        md.append("| processes | one scan (ms) | spread | (freeze − scan) / cgroup.freeze |\n"
+                  "|---:|---:|---:|---:|")
+        for n in sizes_of(sc):
+            if fz.get(n) and fc.get(n):
+                r = (med(fz[n]) - med(sc[n])) / med(fc[n])
+                md.append("| %s | %.2f | %s | %.2f |" % (n, med(sc[n]) / 1e6, spread(sc[n]), r))
+        md.append("")
 
 # 3. boot
 boots = [kv for b, kv in patched if b == "boot"]
@@ -219,8 +235,12 @@ if boots:
     md.append("| launcher | boot median | spread | halt median | spread | states | failed units | boots |\n"
               "|---|---:|---:|---:|---:|---|---|---:|")
     bs, hs = {}, {}
+    warm = [kv for kv in boots if kv.get("round") == "0"]
+    boots = [kv for kv in boots if kv.get("round") != "0"]
     for k in ("pspace-run", "systemd-nspawn"):
-        rows = [kv for kv in boots if kv.get("kind", "pspace-run") == k]
+        # a boot that never reached running/degraded is no time of a boot
+        rows = [kv for kv in boots if kv.get("kind", "pspace-run") == k and
+                kv.get("state", "").split(",")[0] in ("running", "degraded")]
         if not rows:
             continue
         bs[k] = [float(kv["seconds"]) for kv in rows]
@@ -234,13 +254,14 @@ if boots:
             r, rs, ci = fmt_ratio(s["pspace-run"], s["systemd-nspawn"])
             md.append("\n%s: pspace-run / systemd-nspawn = %s (%s); goal ≤ 1.0: %s." % (what, rs, ci, verdict(r <= 1)))
             summary.append(("%s: pspace-run / systemd-nspawn -b" % what, r, "≤ 1.0", r <= 1))
-        bad = [kv for kv in boots if kv.get("failed_units") not in ("0",) or kv.get("state") != "running"]
-        md.append("\nGoal: 0 failed units for both, state `running`: %s.\n" % verdict(not bad))
+        bad = [kv for kv in boots + warm if kv.get("failed_units") not in ("0",) or kv.get("state") != "running"]
+        md.append("\nGoal: 0 failed units for both, state `running` (every boot, the untimed first "
+                  "boot of each too: %d boots): %s.\n" % (len(boots) + len(warm), verdict(not bad)))
         summary.append(("boot: failed units (both launchers)", float(len(bad)), "0", not bad))
     md.append("")
 
 # 4. launchers
-e = series(patched, "exec", "kind", "ns")
+e = series(patched, "exec", "kind", "ns", status="0")
 if e:
     md.append("## 4. Start to exit of `/bin/true` in a container (ms)\n")
     md.append("| launcher | median | spread | rounds | pspace-run / this | 5–95 % |\n|---|---:|---:|---:|---:|---:|")
@@ -269,7 +290,8 @@ if e:
         summary.append(("podman run --rm: pspace-run / crun", r, "–", True))
     bad = [kv for b, kv in patched if b == "exec" and kv.get("status") != "0"]
     if bad:
-        md.append("Note: %d launcher runs did not exit 0: %s\n" % (len(bad), sorted({kv["kind"] for kv in bad})))
+        md.append("Note: %d launcher runs did not exit 0 (left out of the medians): %s\n"
+                  % (len(bad), sorted({kv["kind"] for kv in bad})))
 
 # 5. fork rates
 fp = series(fork_patched, "forkrate", "pid_max", "ns")
@@ -293,15 +315,49 @@ if fp:
         r, rs, ci = fmt_ratio(a, b)
         md.append("| %s | %.0f | %s | %.0f | %s | %s | %s | ≤ 1.02 | %s |" % (
             name, med(a), spread(a), med(b), spread(b), rs, ci, verdict(r <= 1.02)))
-        summary.append(("fork: %s, patched / unpatched" % name, r, "≤ 1.02", r <= 1.02))
+    # The ratio of each pair of guests booted one after the other: the
+    # spread between boots, which pooling the rounds hides.
+    pairs = []
+    for pg in guests("pristine"):
+        i = os.path.basename(pg)[len("pristine-"):-4]
+        q = os.path.join(d, "patched-%s.txt" % i)
+        if os.path.exists(q):
+            pairs.append((i, load(q), load(pg)))
+    if pairs:
+        md.append("\nThe same ratio per pair of guests (patched-i / unpatched-i, booted one after the "
+                  "other; the all-benchmark patched guest left out), and its median over the pairs:\n")
+        md.append("| where | " + " | ".join("pair %s" % i for i, _, _ in pairs) +
+                  " | median | range | goal | |\n|---|" + "---:|" * (len(pairs) + 2) + "---:|---|")
+        keys = [("fork, pid_max %s" % k, "forkrate", "pid_max", k, {}) for k in ("default", "1000")]
+        keys += [("CLONE_NEWPID depth %s" % k, "forkdepth", "depth", k, {"kind": "newpid"}) for k in sizes_of(dn)]
+        for name, bench, key, k, match in keys:
+            rs = []
+            for i, pa, un in pairs:
+                a = series(pa, bench, key, "ns", **match).get(k)
+                b = series(un, bench, key, "ns", **match).get(k)
+                if a and b:
+                    rs.append(med(a) / med(b))
+            if rs:
+                r = med(rs)
+                md.append("| %s | %s | %.3f | %.3f–%.3f | ≤ 1.02 | %s |" % (
+                    name, " | ".join("%.3f" % x for x in rs), r, min(rs), max(rs), verdict(r <= 1.02)))
+                summary.append(("fork: %s, patched / unpatched (median of %d pairs)" % (name, len(rs)),
+                                r, "≤ 1.02", r <= 1.02))
     if dp:
-        md.append("\nIn a pspace against `CLONE_NEWPID` at the same depth (same guests, interleaved):\n")
-        md.append("| depth | pspace | spread | CLONE_NEWPID | spread | ratio | 5–95 % | goal | |\n"
-                  "|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+        # the guest that ran both kinds, interleaved; and against the unpatched kernel's NEWPID
+        ds = series(patched, "forkdepth", "depth", "ns", kind="newpid")
+        md.append("\nIn a pspace against `CLONE_NEWPID` at the same depth (the all-benchmark patched "
+                  "guest, interleaved), and against `CLONE_NEWPID` on the unpatched kernel:\n")
+        md.append("| depth | pspace | spread | CLONE_NEWPID | spread | ratio | 5–95 % | goal | | "
+                  "unpatched CLONE_NEWPID | pspace / it |\n"
+                  "|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|")
         for k in sizes_of(dp):
-            r, rs, ci = fmt_ratio(dp[k], dn[k])
-            md.append("| %s | %.0f | %s | %.0f | %s | %s | %s | ≤ 1.02 | %s |" % (
-                k, med(dp[k]), spread(dp[k]), med(dn[k]), spread(dn[k]), rs, ci, verdict(r <= 1.02)))
+            r, rs, ci = fmt_ratio(dp[k], ds.get(k, []))
+            u = du.get(k, [])
+            md.append("| %s | %.0f | %s | %.0f | %s | %s | %s | ≤ 1.02 | %s | %s | %s |" % (
+                k, med(dp[k]), spread(dp[k]), med(ds.get(k, [])), spread(ds.get(k, [])), rs, ci,
+                verdict(r <= 1.02), "%.0f" % med(u) if u else "–",
+                "%.3f" % (med(dp[k]) / med(u)) if u else "–"))
             summary.append(("fork at depth %s: pspace / CLONE_NEWPID" % k, r, "≤ 1.02", r <= 1.02))
         md.append("")
         sets = [("pspace (patched)", {int(k): med(v) / 1e3 for k, v in dp.items()}),
@@ -322,7 +378,7 @@ if fpk:
     seen = {}
     for kv, g in fpk:
         if "per_fork" in kv:
-            seen.setdefault((g, kv["kind"], kv["depth"]), {})[kv["func"]] = kv["per_fork"]
+            seen.setdefault((g, kv["kind"], kv["depth"]), {}).setdefault(kv["func"], kv["per_fork"])
     absent = {(g, kv["func"]) for kv, g in fpk if kv.get("absent")}
     for (g, kind, depth), v in seen.items():
         md.append("| %s | %s depth %s | %s |" % (g, kind, depth, " | ".join(
@@ -351,6 +407,13 @@ if kz:
         ss_tot = sum((y - my) ** 2 for y in ys)
         r2 = 1 - ss_res / ss_tot if ss_tot else float("nan")
         big = max(xs)
+        import math
+        lx = [math.log(x) for x in xs]
+        ly = [math.log(y) for y in ys]
+        mlx, mly = sum(lx) / n, sum(ly) / n
+        ll = sum((a - mlx) * (b - mly) for a, b in zip(lx, ly)) / sum((a - mlx) ** 2 for a in lx)
+        md.append("\nSlope of log(time) against log(size): %.2f (1 is linear; below 1, the fixed cost "
+                  "of the call still shows at the small sizes).\n" % ll)
         md.append("\nGoal: linear from 10 to %d processes. A straight line through the medians: %.0f ns "
                   "per process plus %.0f ns, R² = %.4f: %s. %d processes against 10: %.0f ×.\n"
                   % (big, slope, icpt, r2, verdict(r2 >= 0.98), big, med(kz[str(big)]) / med(kz[str(min(xs))])))
@@ -372,23 +435,37 @@ if ks:
 idle = [kv for b, kv in patched if b == "idle"]
 if idle:
     md.append("## 7. Memory of idle containers holding a `sleep`\n")
-    md.append("All of the guest's used memory (MemTotal − MemFree − Buffers − Cached: kernel and "
-              "launchers) after they all run, minus before, per container; kernel = unreclaimable "
-              "slab + stacks + page tables.\n")
-    md.append("| launcher | containers | running | used per container | kernel per container |\n|---|---:|---:|---:|---:|")
-    per = {}
+    md.append("All of the guest's used memory (MemTotal − MemFree − Buffers − Cached + Shmem: kernel, "
+              "launchers, and memfd copies of a binary, which nothing can drop) after they all run, "
+              "minus before, per running container; kernel = unreclaimable slab + stacks + page "
+              "tables. The launchers in turns, the order rotated by round.\n")
+    md.append("| launcher | rounds | containers | running | used per container | spread | kernel per container | shmem per container |\n"
+              "|---|---:|---:|---:|---:|---:|---:|---:|")
+    per, kern, shm, runs = defaultdict(list), defaultdict(list), defaultdict(list), defaultdict(list)
     for kv in idle:
-        n = int(kv["containers"])
-        u = (int(kv["used_kb1"]) - int(kv["used_kb0"])) / n
-        k = (int(kv["kernel_kb1"]) - int(kv["kernel_kb0"])) / n
-        per[kv["kind"]] = u
-        md.append("| %s | %d | %s | %.0f KiB | %.0f KiB |" % (kv["kind"], n, kv["running"], u, k))
+        try:
+            n = int(kv["running"])
+            u = (int(kv["used_kb1"]) - int(kv["used_kb0"])) / n
+            k = (int(kv["kernel_kb1"]) - int(kv["kernel_kb0"])) / n
+            sh = (int(kv.get("shmem_kb1", 0)) - int(kv.get("shmem_kb0", 0))) / n
+        except (KeyError, ValueError, ZeroDivisionError):
+            warnings.append("idle %s: a malformed or empty round" % kv.get("kind"))
+            continue
+        per[kv["kind"]].append(u)
+        kern[kv["kind"]].append(k)
+        shm[kv["kind"]].append(sh)
+        runs[kv["kind"]].append("%s/%s" % (kv.get("running"), kv.get("containers")))
+    for kind in ("pspace-run", "bwrap", "unshare"):
+        if per.get(kind):
+            md.append("| %s | %d | %s | %s | %.0f KiB | %s | %.0f KiB | %.0f KiB |" % (
+                kind, len(per[kind]), idle[0].get("containers"), ", ".join(runs[kind]), med(per[kind]),
+                spread(per[kind]), med(kern[kind]), med(shm[kind])))
     for other in ("bwrap", "unshare"):
-        if "pspace-run" in per and per.get(other):
-            r = per["pspace-run"] / per[other]
-            md.append("\npspace-run / %s: %.2f; goal ≤ 1.0: %s." % (other, r, verdict(r <= 1)))
+        if per.get("pspace-run") and per.get(other) and med(per[other]) > 0:
+            r, rs, ci = fmt_ratio(per["pspace-run"], per[other])
+            md.append("\npspace-run / %s: %s (%s); goal ≤ 1.0: %s." % (other, rs, ci, verdict(r <= 1)))
             summary.append(("memory per idle container: pspace-run / %s" % other, r, "≤ 1.0", r <= 1))
-    md.append("\nOne measurement per launcher (not repeated): a single run of each.\n")
+    md.append("")
 m = series(patched, "memory", "kind", "kernel_bytes")
 if m:
     md.append("Kernel memory per idle namespace (1,000 of each, with their leader process):\n")
@@ -410,7 +487,15 @@ if c:
     md.append("\nGoal: pspace ≤ 1.10 × CLONE_NEWPID: %.2f, %s.\n" % (r1, verdict(r1 <= 1.10)))
     summary.append(("create: pspace / NEWPID", r1, "≤ 1.10", r1 <= 1.10))
 
-head = ["## Summary\n", "| measure | value | goal | |", "|---|---:|---:|---|"]
+need = [("teardown", "teardown"), ("freeze", "freeze"), ("thaw", "freeze"), ("boot", "boot"),
+        ("halt", "halt"), ("start to exit", "start to exit"), ("podman", "podman"),
+        ("fork", "fork: fork, pid_max"), ("fork at depth", "fork at depth"),
+        ("kill(-wid)", "kill(-wid): linear"), ("memory per idle container", "memory per idle")]
+missing = [label for label, key in need if not any(name.startswith(key) for name, _, _, _ in summary)]
+head = ["## Summary\n"]
+if missing:
+    head.append("**Rows without data (not measured in this run): %s.**\n" % ", ".join(missing))
+head += ["| measure | value | goal | |", "|---|---:|---:|---|"]
 for name, v, goal, ok in summary:
     f = "%.4f" if "R²" in name else ("%.0f" if goal == "0" else "%.2f")
     head.append(("| %s | " + f + " | %s | %s |") % (name, v, goal, verdict(ok) if goal != "–" else "–"))

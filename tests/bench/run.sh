@@ -36,9 +36,15 @@ boot() {
 # that alternate unpatched / patched, so that a drift of this machine's
 # speed does not land on one kernel only.
 boot patched "$BUILD/bzImage" full
+# Pairs in ABBA order: unpatched first in odd pairs, patched in even.
 for i in $(seq "$pairs"); do
-	boot "pristine-$i" "$BUILD/bzImage-pristine" baseline
-	boot "patched-$i" "$BUILD/bzImage" baseline
+	if [ $((i % 2)) = 1 ]; then
+		boot "pristine-$i" "$BUILD/bzImage-pristine" baseline
+		boot "patched-$i" "$BUILD/bzImage" baseline
+	else
+		boot "patched-$i" "$BUILD/bzImage" baseline
+		boot "pristine-$i" "$BUILD/bzImage-pristine" baseline
+	fi
 done
 python3 "$TOP/tests/bench/report.py" "$out"
 note "report: $out/report.md, charts: $out/*.png"
