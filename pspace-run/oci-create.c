@@ -322,6 +322,8 @@ int oci_create(const struct oci_create_opts *o, bool run)
 		close(ready[0]);
 		if (cgroup >= 0)
 			close(cgroup);
+		/* Nothing of create's to undo from in here. */
+		oci_set_cleanup(NULL);
 		oci_close_state_root();
 		/* Everything above the preserved fds goes at exec. */
 		for (fd = 3; fd < 3 + o->preserve_fds; fd++)
@@ -483,6 +485,7 @@ int oci_exec(const struct oci_exec_opts *o)
 		int fd;
 
 		close(report[0]);
+		oci_set_cleanup(NULL);
 		oci_close_state_root();
 		/* The host's cgroup directory must not be reachable as a cwd. */
 		if (cgroup >= 0)

@@ -89,7 +89,11 @@ static void unpin(char *msg, size_t size)
 	size_t pin = strlen(oci.root_pin), root = strlen(oci.root);
 	char *p = msg;
 
-	while (pin && (p = strstr(p, oci.root_pin)) && (p[pin] == '/' || !p[pin])) {
+	while (pin && (p = strstr(p, oci.root_pin))) {
+		if (p[pin] && p[pin] != '/') {	/* fd 20 in "/proc/self/fd/201" */
+			p += pin;
+			continue;
+		}
 		if (strlen(msg) - pin + root >= size)
 			return;
 		memmove(p + root, p + pin, strlen(p + pin) + 1);

@@ -21,6 +21,7 @@
  * non-dumpable first (no /proc/PID/mem, fd, environ, exe for the
  * container's processes unless they hold CAP_SYS_PTRACE).
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -93,7 +94,9 @@ static bool attached_mount(unsigned long long id)
 
 /*
  * Is @fd on a read-only overlayfs mounted nowhere in our mount namespace:
- * the detached one overlay_exe() made?
+ * the detached one overlay_exe() made?  (Root running pspace-run from a
+ * read-only overlay mount outside its chroot would pass too: a mount the
+ * container cannot reach or make writable either.)
  */
 static bool on_detached_overlay(int fd)
 {
@@ -168,20 +171,28 @@ static bool fixture_off(void)
 	return fixture_off_what("exe");
 }
 
-/* @path's ':' and '\\' escaped for overlayfs' lowerdir; false if too long. */
-static bool lower_escape(char *out, size_t size, const char *path)
+/* Is the directory @fd root's, written by no one else, and empty? */
+static bool empty_root_dir(int fd)
 {
-	size_t n = 0;
+	struct stat st;
+	struct dirent *e;
+	bool empty = true;
+	DIR *d;
+	int rd;
 
-	for (; *path; path++) {
-		if (n + 3 > size)
-			return false;
-		if (*path == ':' || *path == '\\')
-			out[n++] = '\\';
-		out[n++] = *path;
+	if (fstat(fd, &st) < 0 || !S_ISDIR(st.st_mode) || st.st_uid != 0 || (st.st_mode & 022))
+		return false;
+	rd = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	d = rd < 0 ? NULL : fdopendir(rd);
+	if (!d) {
+		if (rd >= 0)
+			close(rd);
+		return false;
 	}
-	out[n] = '\0';
-	return true;
+	while (empty && (e = readdir(d)))
+		empty = !strcmp(e->d_name, ".") || !strcmp(e->d_name, "..");
+	closedir(d);
+	return empty;
 }
 
 /*
@@ -189,13 +200,15 @@ static bool lower_escape(char *out, size_t size, const char *path)
  * over an empty one (lower layers only: read-only for good); an O_PATH
  * fd to execveat(), or -1 where that cannot be had (not root, no
  * overlayfs, the binary's directory overlapping /run) and the caller
- * copies instead.  The file must still be the one running (inode, size,
- * mtime): else a copy is made of what runs.
+ * copies instead.  Both layers are given as the directories opened and
+ * checked here (/proc/self/fd/N); the name must be the running file
+ * (device and inode) before the mount, and the same inode, size and
+ * mtime through it (the overlay has a device of its own).
  */
 static int overlay_exe(const struct stat *exe)
 {
-	char bin[PATH_MAX], dir[2 * PATH_MAX], lower[4 * PATH_MAX + 2], *name;
-	int ctx, mnt, fd;
+	char bin[PATH_MAX], lower[96], *name;
+	int ctx, mnt = -1, fd = -1, bindir, empty;
 	struct stat st;
 	ssize_t n;
 
@@ -209,16 +222,18 @@ static int overlay_exe(const struct stat *exe)
 	if (bin[0] != '/' || !name || strstr(bin, " (deleted)"))
 		return -1;
 	*name++ = '\0';
-	if ((mkdir(EXE_LOWER, 0755) < 0 && errno != EEXIST) || lstat(EXE_LOWER, &st) < 0 ||
-	    !S_ISDIR(st.st_mode) || st.st_uid != 0)
+	if (mkdir(EXE_LOWER, 0755) < 0 && errno != EEXIST)
 		return -1;
-	if (!lower_escape(dir, sizeof(dir), bin[0] ? bin : "/") ||
-	    snprintf(lower, sizeof(lower), "%s:%s", dir, EXE_LOWER) >= (int)sizeof(lower))
-		return -1;
+	bindir = open(bin[0] ? bin : "/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	empty = open(EXE_LOWER, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (bindir < 0 || empty < 0 || !empty_root_dir(empty) ||
+	    fstatat(bindir, name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+	    st.st_dev != exe->st_dev || st.st_ino != exe->st_ino)
+		goto out;
+	snprintf(lower, sizeof(lower), "/proc/self/fd/%d:/proc/self/fd/%d", bindir, empty);
 	ctx = syscall(SYS_fsopen, "overlay", FSOPEN_CLOEXEC_);
 	if (ctx < 0)
-		return -1;
-	mnt = -1;
+		goto out;
 	/* xino off: no "falling back to xino=off" in the log for a /run on another fs. */
 	syscall(SYS_fsconfig, ctx, FSCONFIG_SET_STRING_, "xino", "off", 0);
 	if (syscall(SYS_fsconfig, ctx, FSCONFIG_SET_STRING_, "lowerdir", lower, 0) == 0 &&
@@ -227,17 +242,20 @@ static int overlay_exe(const struct stat *exe)
 			      MOUNT_ATTR_RDONLY_ | MOUNT_ATTR_NOSUID_ | MOUNT_ATTR_NODEV_);
 	close(ctx);
 	if (mnt < 0)
-		return -1;
+		goto out;
 	fd = openat(mnt, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	close(mnt);
-	if (fd < 0)
-		return -1;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_ino != exe->st_ino ||
-	    st.st_size != exe->st_size || st.st_mtim.tv_sec != exe->st_mtim.tv_sec ||
-	    st.st_mtim.tv_nsec != exe->st_mtim.tv_nsec || !on_detached_overlay(fd)) {
+	if (fd >= 0 && (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_ino != exe->st_ino ||
+			st.st_size != exe->st_size || st.st_mtim.tv_sec != exe->st_mtim.tv_sec ||
+			st.st_mtim.tv_nsec != exe->st_mtim.tv_nsec || !on_detached_overlay(fd))) {
 		close(fd);
-		return -1;
+		fd = -1;
 	}
+out:
+	if (bindir >= 0)
+		close(bindir);
+	if (empty >= 0)
+		close(empty);
 	return fd;
 }
 
@@ -340,7 +358,7 @@ void reexec_sealed(char **argv)
 	mfd = overlay_exe(&st);
 	if (mfd >= 0) {
 		syscall(SYS_execveat, mfd, "", argv, environ, AT_EMPTY_PATH);
-		close(mfd);	/* not executable there (noexec /run?): copy */
+		close(mfd);	/* not executable there (a noexec mount of the binary?): copy */
 	}
 	mfd = syscall(SYS_memfd_create, "pspace-run", MFD_CLOEXEC | MFD_ALLOW_SEALING | MFD_EXEC);
 	if (mfd < 0 && errno == EINVAL)	/* before 6.3: no MFD_EXEC, executable anyway */
