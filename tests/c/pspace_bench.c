@@ -487,36 +487,25 @@ static int cg_event(const char *dir, const char *key, int val)
 	return k && atoi(k + strlen(key) + 1) == val;
 }
 
-/* Both trees sit in a fresh cgroup of their own, as a container's would. */
-static double teardown_pspace(int n)
+/*
+ * Kill a tree of @n processes until all are reaped: a pspace with
+ * kill(-wid), or a CLONE_NEWPID tree with cgroup.kill.  Both trees sit
+ * in a fresh cgroup of their own, as a container's would.
+ */
+static double teardown(int n, int pspace)
 {
 	char cg[128];
-	int fd = cg_make(cg, sizeof(cg), "pskill", n);
-	pid_t wid = start_tree(CLONE_NPSPACE, fd, n, 0);
-	double t = -1;
-
-	if (wid > 0) {
-		t = now();
-		kill(-wid, SIGKILL);
-		waitpid(wid, NULL, 0);	/* a pid-namespace init is reaped last */
-		t = (now() - t) * 1e9;
-	}
-	cg_remove(cg, fd);
-	return t;
-}
-
-static double teardown_cgroup(int n)
-{
-	char cg[128];
-	int fd = cg_make(cg, sizeof(cg), "kill", n);
-	pid_t leader = start_tree(CLONE_NEWPID, fd, n, 0);
+	int fd = cg_make(cg, sizeof(cg), pspace ? "pskill" : "kill", n);
+	pid_t leader = start_tree(pspace ? CLONE_NPSPACE : CLONE_NEWPID, fd, n, 0);
 	double t = -1;
 
 	if (leader > 0) {
 		t = now();
-		if (cg_write(cg, "cgroup.kill", "1"))
+		if (pspace)
+			kill(-leader, SIGKILL);
+		else if (cg_write(cg, "cgroup.kill", "1"))
 			perror("cgroup.kill");
-		waitpid(leader, NULL, 0);
+		waitpid(leader, NULL, 0);	/* a pid-namespace init is reaped last */
 		t = (now() - t) * 1e9;
 	}
 	cg_remove(cg, fd);
@@ -533,7 +522,7 @@ static void bench_teardown(int rounds, int nsizes, char **sizes)
 
 			for (k = 0; k < 2; k++) {
 				int pspace = (k + r) % 2;
-				double ns = pspace ? teardown_pspace(n) : teardown_cgroup(n);
+				double ns = teardown(n, pspace);
 
 				printf("RESULT teardown kind=%s procs=%d round=%d ns=%.0f\n",
 				       pspace ? "pspace" : "cgroup.kill", n, r, ns);
