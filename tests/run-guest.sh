@@ -15,7 +15,9 @@
 # demo:  show nested containers.      shell: an interactive guest shell.
 #
 # PSPACE_KVM=1 uses KVM when /dev/kvm exists (off by default: it has hung
-# guests here).  PSPACE_TIMEOUT (seconds) bounds a check run (default 2700).
+# guests here).  PSPACE_ICOUNT=1 runs one vCPU whose clock counts guest
+# instructions (QEMU's -icount shift=0: 1 ns per instruction), so that a
+# time measured in the guest does not depend on this machine's load.  PSPACE_TIMEOUT (seconds) bounds a check run (default 2700).
 # SUITES=20-pspace-run,40-systemd runs only those suites (80-initramfs: the
 # initramfs guest of tests/run-initramfs.sh, booted after the disk guest).
 set -eu
@@ -61,7 +63,14 @@ rm -rf "$results"
 mkdir -p "$results"
 [ "$mode" != script ] || cp "$script" "$results/script.sh"
 
-qemu=(qemu-system-x86_64 -accel "$accel" -cpu "$cpu" -m 2048 -smp 2
+smp=(-smp 2)
+if [ "${PSPACE_ICOUNT:-0}" = 1 ]; then
+	accel=tcg
+	cpu=max
+	# sleep=off: idle time is skipped, not waited for in real time.
+	smp=(-smp 1 -icount "shift=0,sleep=off")
+fi
+qemu=(qemu-system-x86_64 -accel "$accel" -cpu "$cpu" -m 2048 "${smp[@]}"
 	-nographic -no-reboot
 	-kernel "$kernel"
 	-append "console=ttyS0 root=/dev/vda rw rootwait init=/usr/lib/pspace/init pspace.mode=$guest_mode ${SUITES:+pspace.suites=$SUITES} ${env:+pspace.env=$env} loglevel=5 panic=-1${extra:+ $extra}"

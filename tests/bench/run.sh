@@ -4,14 +4,24 @@
 # the fork-rate rows; then write build/bench/report.md and the charts.
 #   BENCH_QUICK=1   reduced sizes and rounds (development runs)
 #   BENCH_PAIRS=N   unpatched/patched guest pairs for the fork rows (3)
+#   BENCH_ICOUNT_PAIRS=N  pairs of guests whose clock counts instructions
+#                   (QEMU -icount), for the fork rows again (3; quick 1)
+#   BENCH_ONLY=icount  only those pairs, beside the results of an earlier
+#                   run kept in build/bench
 set -eu
 . "$(dirname "$0")/../../ci/lib.sh"
 
 out=$BUILD/bench
 mkdir -p "$out"
-rm -f "$out"/*.txt "$out"/*.png
+only=${BENCH_ONLY:-}
+case $only in
+"") rm -f "$out"/*.txt "$out"/*.png ;;
+icount) rm -f "$out"/icount-*.txt "$out"/console-icount-*.log ;;
+*) die "BENCH_ONLY=$only: unknown (icount is the one choice)" ;;
+esac
 quick=${BENCH_QUICK:-0}
 pairs=${BENCH_PAIRS:-$([ "$quick" = 1 ] && echo 1 || echo 3)}
+ipairs=${BENCH_ICOUNT_PAIRS:-$([ "$quick" = 1 ] && echo 1 || echo 3)}
 export PSPACE_TIMEOUT=${PSPACE_TIMEOUT:-7200}
 # How busy this machine was around each guest: load average and the
 # share of idle CPU time (from /proc/stat) while the guest ran.
@@ -32,19 +42,37 @@ boot() {
 		"load1=$(cut -d' ' -f1 /proc/loadavg)" \
 		"idle=$(awk "BEGIN { printf \"%.3f\", ($i1 - $i0) / ($t1 - $t0 + 1) }")" >>"$out/host.txt"
 }
-# Everything on the patched kernel; then the fork-rate rows in guests
-# that alternate unpatched / patched, so that a drift of this machine's
-# speed does not land on one kernel only.
-boot patched "$BUILD/bzImage" full
-# Pairs in ABBA order: unpatched first in odd pairs, patched in even.
-for i in $(seq "$pairs"); do
-	if [ $((i % 2)) = 1 ]; then
-		boot "pristine-$i" "$BUILD/bzImage-pristine" baseline
-		boot "patched-$i" "$BUILD/bzImage" baseline
-	else
-		boot "patched-$i" "$BUILD/bzImage" baseline
-		boot "pristine-$i" "$BUILD/bzImage-pristine" baseline
-	fi
-done
+# pairs N PREFIX MODE: N pairs of guests in ABBA order, unpatched first
+# in odd pairs, patched in even, so that a drift of this machine's speed
+# does not land on one kernel only.
+pairs() {
+	local i
+	for i in $(seq "$1"); do
+		if [ $((i % 2)) = 1 ]; then
+			boot "${2}pristine-$i" "$BUILD/bzImage-pristine" "$3"
+			boot "${2}patched-$i" "$BUILD/bzImage" "$3"
+		else
+			boot "${2}patched-$i" "$BUILD/bzImage" "$3"
+			boot "${2}pristine-$i" "$BUILD/bzImage-pristine" "$3"
+		fi
+	done
+}
+if [ -z "$only" ]; then
+	# Everything on the patched kernel; then the fork-rate rows in pairs.
+	boot patched "$BUILD/bzImage" full
+	pairs "$pairs" "" baseline
+fi
+# The fork rows again on one vCPU whose clock counts guest instructions:
+# what the patched fork path costs, whatever else this machine runs.
+export PSPACE_ICOUNT=1
+pairs "$ipairs" icount- icount
+unset PSPACE_ICOUNT
+# The walk over the parent namespaces on every fork, in instructions: the
+# length of the function bounds what one level costs.
+if [ -f "$KOBJ/vmlinux" ]; then
+	n=$(objdump -d --no-show-raw-insn --disassemble=pid_ns_adding_errno "$KOBJ/vmlinux" |
+		sed -n '/<pid_ns_adding_errno>:/,/^$/p' | grep -c '^ *[0-9a-f]*:' || true)
+	echo "RESULT code func=pid_ns_adding_errno instructions=$n" >>"$out/host.txt"
+fi
 python3 "$TOP/tests/bench/report.py" "$out"
 note "report: $out/report.md, charts: $out/*.png"
