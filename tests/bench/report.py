@@ -35,8 +35,14 @@ def load(path):
     return rows
 
 
+def guest_key(path):
+    """patched.txt, then patched-2.txt before patched-10.txt."""
+    n = os.path.basename(path)[:-4].rsplit("-", 1)
+    return (n[0], int(n[1]) if len(n) == 2 and n[1].isdigit() else -1, path)
+
+
 def guests(prefix):
-    return sorted(p for p in glob.glob(os.path.join(d, prefix + "*.txt")))
+    return sorted((p for p in glob.glob(os.path.join(d, prefix + "*.txt"))), key=guest_key)
 
 
 patched = load(os.path.join(d, "patched.txt"))
@@ -154,7 +160,8 @@ if host:
                if bb in ("forkrate", "forkdepth") and num(x.get("calib_ns"))]
         idle = float(kv.get("idle", "nan"))
         sp = 50.0 * (max(cal) - min(cal)) / med(cal) if len(cal) > 1 else 0.0
-        md.append("| %s | %s | %s | %.0f%% | ±%.0f%% |" % (g, kv.get("seconds"), kv.get("load1"), 100 * idle, sp))
+        md.append("| %s | %s | %s | %.0f%% | ±%.*f%% |" % (g, kv.get("seconds"), kv.get("load1"), 100 * idle,
+                                                            2 if g.startswith("icount-") else 0, sp))
         if g.startswith("icount-"):
             # An instruction clock: the loop takes the same time always,
             # unless something else ran in it.
@@ -415,17 +422,17 @@ if fpk:
 
 # 5b. the same fork rows on an instruction clock (QEMU -icount)
 def no_idle(rows):
-    """Rounds that ran no idle time (an instruction clock counts it)."""
-    return [r for r in rows if not num(r[1].get("idle_ticks"))]
+    """Rounds with no idle tick (an instruction clock counts idle time);
+    a round whose idle time could not be read (-1) is left out too."""
+    return [r for r in rows if r[1].get("idle_ticks", "0") == "0"]
 
 
 ipairs = []
 idle_rounds = 0
-for pg in sorted(glob.glob(os.path.join(d, "icount-pristine-*.txt")),
-                 key=lambda p: int(os.path.basename(p)[len("icount-pristine-"):-4])):
+for pg in guests("icount-pristine-"):
     i = os.path.basename(pg)[len("icount-pristine-"):-4]
     q = os.path.join(d, "icount-patched-%s.txt" % i)
-    if os.path.exists(q):
+    if os.path.exists(q) and not {"icount-pristine-" + i, "icount-patched-" + i} & set(mixed):
         pa, un = load(q), load(pg)
         idle_rounds += len(pa) + len(un) - len(no_idle(pa)) - len(no_idle(un))
         ipairs.append((i, no_idle(pa), no_idle(un)))
@@ -436,8 +443,9 @@ if ipairs:
               "counting as one), so that a time measured in the guest counts what the guest ran "
               "and not this machine's load: the fork rows of section 5, the same runs on both "
               "kernels, without address space randomization, each round after 0.2 s for what the "
-              "previous one left behind. Rounds that ran any idle time (which the clock would "
-              "count) are left out (%d were). What one vCPU cannot show: contention on "
+              "previous one left behind. Rounds in which a timer tick found the CPU idle (the "
+              "clock would count idle time; ticks come every 10 ms, about 2 million instructions, "
+              "so a shorter idle spell can go unseen) are left out (%d were). What one vCPU cannot show: contention on "
               "`pidmap_lock` and `tasklist_lock` between CPUs, and cache misses (a load counts "
               "one, as an add does); the wall-clock guests above have two vCPUs.\n" % idle_rounds)
     md.append("Instructions per fork + exit + wait, median of the rounds (spread: half the range "
@@ -477,8 +485,11 @@ if ipairs:
             verdict(r <= 1.02)))
         summary.append(("fork (instructions): %s, patched / unpatched (median of %d pairs)"
                         % (name, len(ok)), r, "≤ 1.02", r <= 1.02))
-    md.append("\nThe rounds of one guest vary by up to ±%.2f %%: a difference between the kernels "
-              "smaller than that is not resolved by these runs.\n" % worst)
+    md.append("\nThe rounds of one guest vary by up to ±%.2f %% (half the range), but the unit "
+              "that counts is the boot: even without address space randomization, boots of one "
+              "kernel differ by more than that (the state a boot leaves its allocators and caches "
+              "in is its own). A difference between the kernels smaller than the spread of the "
+              "pairs' Δ is not resolved; more pairs (`BENCH_ICOUNT_PAIRS`) narrow it.\n" % worst)
     # What the walk over the parent namespaces that the patch adds to
     # every fork can cost: calls per fork (kprobes, at depth 0) x levels x
     # the length of the function (objdump; it calls nothing).
@@ -490,8 +501,8 @@ if ipairs:
         md.append("`pid_ns_adding_errno()`, the walk over the parent namespaces that the patch adds "
                   "to every fork, is %d instructions long and calls nothing (objdump of vmlinux), "
                   "so one call costs at most %d instructions per level; kprobes count %.2f calls "
-                  "per fork (at depth 0). At most, per fork (the patch's other additions to fork, "
-                  "exit and wait are a few instructions each, at any depth):\n" % (insns, insns, c))
+                  "per fork (at depth 0). At most, per fork (what else the patch adds to fork, exit "
+                  "and wait does not depend on the depth):\n" % (insns, insns, c))
         md.append("| depth | levels | instructions, at most | share of a fork |\n|---:|---:|---:|---:|")
         for dep in ["0"] + [k for _, bench, _, k, _ in keys if bench == "forkdepth"]:
             total = icount_at.get(("forkdepth", dep)) if dep != "0" else icount_at.get(("forkrate", "default"))
