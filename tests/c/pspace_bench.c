@@ -233,6 +233,14 @@ static void settle_round(void)
 	usleep(200000);
 }
 
+/* Idle ticks since @before (from idle_ticks()), -1 if either is unknown. */
+static long long idle_since(long long before)
+{
+	long long now = idle_ticks();
+
+	return before < 0 || now < 0 ? -1 : now - before;
+}
+
 /*
  * How fast this vCPU runs a fixed loop without system calls now: the
  * median of five short runs (one run takes a timer tick or a host
@@ -292,7 +300,7 @@ static void bench_forkrate(int rounds, int n)
 			idle = idle_ticks();
 			ns = fork_rate(n);
 			printf("RESULT forkrate pid_max=%s round=%d ns=%.0f calib_ns=%.3f idle_ticks=%lld\n",
-			       small ? "1000" : "default", r, ns, cal, idle_ticks() - idle);
+			       small ? "1000" : "default", r, ns, cal, idle_since(idle));
 		}
 		write_file("/proc/sys/kernel/pid_max", old);
 	}
@@ -781,7 +789,7 @@ static void bench_forkdepth(int rounds, int n, const char *kinds, int ndepths, c
 				ns = fork_at_depth(pspace ? CLONE_NPSPACE : CLONE_NEWPID, d, n);
 				printf("RESULT forkdepth kind=%s depth=%d round=%d ns=%.0f calib_ns=%.3f "
 				       "idle_ticks=%lld\n", pspace ? "npspace" : "newpid", d, r, ns, cal,
-				       idle_ticks() - idle);
+				       idle_since(idle));
 			}
 		}
 }
