@@ -57,7 +57,7 @@ mkdir -p "$BUILD"
 [ -d "$KSRC/.git" ] || extract_pristine
 
 want=$(series_hash)
-read -r have_hash have_head <"$STAMP" 2>/dev/null || { have_hash=none; have_head=none; }
+read -r have_hash have_head 2>/dev/null <"$STAMP" || { have_hash=none; have_head=none; }
 head=$(git -C "$KSRC" rev-parse HEAD)
 
 if [ "$want" = "$have_hash" ]; then
