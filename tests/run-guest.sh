@@ -70,6 +70,8 @@ if [ "${PSPACE_ICOUNT:-0}" = 1 ]; then
 	# sleep=off: idle time is skipped, not waited for in real time.
 	smp=(-smp 1 -icount "shift=0,sleep=off")
 fi
+# PSPACE_QEMU_PLUGIN=FILE.so,ARG=VALUE,...: a TCG plugin (tests/bench/profile.sh).
+[ -z "${PSPACE_QEMU_PLUGIN:-}" ] || smp+=(-plugin "$PSPACE_QEMU_PLUGIN")
 qemu=(qemu-system-x86_64 -accel "$accel" -cpu "$cpu" -m 2048 "${smp[@]}"
 	-nographic -no-reboot
 	-kernel "$kernel"

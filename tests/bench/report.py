@@ -127,7 +127,7 @@ summary = []
 warnings = []
 
 # Both kernels say the same release: each guest says whether it runs the
-# series (pid_ns_adding_errno in kallsyms); a guest on the wrong kernel
+# series (pspace_fork_start in kallsyms); a guest on the wrong kernel
 # would make a patched/unpatched ratio of 1.
 mixed = []
 for p in sorted(glob.glob(os.path.join(d, "*.txt"))):
@@ -417,8 +417,8 @@ if fpk:
         md.append("| %s | %s depth %s | %s |" % (g, kind, depth, " | ".join(
             ("absent" if (g, f) in absent else v.get(f, "–")) for f in funcs)))
     md.append("\nCounted over the rounds of one guest each (the first of each kernel), namespaces "
-              "made without forks subtracted. `pid_ns_adding_errno()` walks the namespace and "
-              "its parents (depth + 1 levels) on every call; mainline looks at one.\n")
+              "made without forks subtracted. `__pid_ns_adding_errno()`, the walk over a namespace's "
+              "parents, runs only while some pid namespace is dying: none calls it here.\n")
 
 # 5b. the same fork rows on an instruction clock (QEMU -icount)
 def no_idle(rows):
@@ -490,26 +490,65 @@ if ipairs:
               "kernel differ by more than that (the state a boot leaves its allocators and caches "
               "in is its own). A difference between the kernels smaller than the spread of the "
               "pairs' Δ is not resolved; more pairs (`BENCH_ICOUNT_PAIRS`) narrow it.\n" % worst)
-    # What the walk over the parent namespaces that the patch adds to
-    # every fork can cost: calls per fork (kprobes, at depth 0) x levels x
-    # the length of the function (objdump; it calls nothing).
-    insns = num(first(host, "code", "instructions", None))
-    calls = [num(kv.get("per_fork")) for b, kv in patched if b == "forkpath"
-             and kv.get("func") == "pid_ns_adding_errno" and kv.get("kind") == "fork"]
-    if insns and calls and calls[0]:
-        c = calls[0]
-        md.append("`pid_ns_adding_errno()`, the walk over the parent namespaces that the patch adds "
-                  "to every fork, is %d instructions long and calls nothing (objdump of vmlinux), "
-                  "so one call costs at most %d instructions per level; kprobes count %.2f calls "
-                  "per fork (at depth 0). At most, per fork (what else the patch adds to fork, exit "
-                  "and wait does not depend on the depth):\n" % (insns, insns, c))
-        md.append("| depth | levels | instructions, at most | share of a fork |\n|---:|---:|---:|---:|")
-        for dep in ["0"] + [k for _, bench, _, k, _ in keys if bench == "forkdepth"]:
-            total = icount_at.get(("forkdepth", dep)) if dep != "0" else icount_at.get(("forkrate", "default"))
-            bound = c * (int(dep) + 1) * insns
-            md.append("| %s | %d | %.0f | %s |" % (
-                dep, int(dep) + 1, bound, "%.2f %%" % (100 * bound / total) if total else "–"))
-        md.append("")
+
+# 5c. where the patched fork path differs, function by function
+prof = {(kv["kernel"], kv["kind"], kv["depth"]): num(kv["insns"]) for b, kv in host if b == "profile"}
+pfn = [kv for b, kv in host if b == "profilefn"]
+if prof:
+    md.append("## 5c. What fork + exit + wait runs, function by function (instruction profile)\n")
+    md.append("Kernel instructions per fork + exit + wait, counted per translation block by a QEMU "
+              "TCG plugin (`tests/bench/insn-profile.c`) in one guest per kernel (one vCPU, "
+              "`-icount`, no address space randomization), while the guest ran the forks alone "
+              "(`pspace_bench forkonce`) in the innermost of DEPTH namespaces, and mapped to "
+              "functions with each kernel's `System.map` (`tests/bench/profile.sh`). The rows "
+              "above say how much; this says where. A pspace row (patched kernel only) is set "
+              "against the unpatched kernel's `CLONE_NEWPID` at the same depth.\n")
+    cols = sorted({(k, dep) for (v, k, dep) in prof if v == "patched"},
+                  key=lambda x: (int(x[1]), x[0]))
+    psum = {(kv["kind"], kv["depth"]): (float(kv["series"]), float(kv["rest"]))
+            for b, kv in host if b == "profilesum"}
+    md.append("Per fork + exit + wait: the totals, and their difference split into what runs in "
+              "the functions the series changes or adds on this path (`SERIES` in "
+              "`tests/bench/profile.py`: `copy_process()`, `alloc_pid()`, the wait functions that "
+              "inline `eligible_pid()`, the pspace hooks, ...) and what runs elsewhere:\n")
+    md.append("| where | patched | unpatched | patched − unpatched | share | in the series' functions "
+              "| share | elsewhere |\n|---|---:|---:|---:|---:|---:|---:|---:|")
+    for k, dep in cols:
+        pv, uv = prof.get(("patched", k, dep)), prof.get(("pristine", "newpid", dep))
+        if pv is None or uv is None:
+            continue
+        ser, rest = psum.get((k, dep), (float("nan"), float("nan")))
+        md.append("| %s depth %s | %.0f | %.0f | %+.0f | %+.3f %% | %+.0f | %+.3f %% | %+.0f |" % (
+            "pspace" if k == "npspace" else "CLONE_NEWPID", dep, pv, uv, pv - uv,
+            100 * (pv - uv) / uv, ser, 100 * ser / uv, rest))
+    funcs = []
+    for kv in pfn:
+        if kv["func"] not in funcs:
+            funcs.append(kv["func"])
+    if funcs:
+        delta = {(kv["func"], kv["kind"], kv["depth"]): num(kv["patched"]) - num(kv["pristine"])
+                 for kv in pfn}
+        calls = {(kv["func"], kv["kind"], kv["depth"]): (kv["calls_patched"], kv["calls_pristine"])
+                 for kv in pfn}
+        md.append("\nThe functions that differ most, patched − unpatched instructions per fork "
+                  "(and calls per fork, patched / unpatched, where they differ):\n")
+        md.append("| function | " + " | ".join("%s %s" % ("pspace" if k == "npspace" else "newpid", dep)
+                                                 for k, dep in cols)
+                  + " |\n|---|" + "---:|" * len(cols))
+        for f in funcs:
+            cells = []
+            for k, dep in cols:
+                v = delta.get((f, k, dep))
+                c = calls.get((f, k, dep))
+                cell = "–" if v is None else "%+.0f" % v
+                if c and c[0] != c[1]:
+                    cell += " (%s / %s)" % c
+                cells.append(cell)
+            md.append("| `%s` | %s |" % (f, " | ".join(cells)))
+        md.append("\nA function the series changes shows the same difference at every depth (what "
+                  "the series adds to `copy_process()`, `alloc_pid()` and the pspace hooks); the "
+                  "page allocator, slab and radix-tree rows change sign and size from boot to boot: "
+                  "where a boot's allocations land is its own, whichever kernel it runs.\n")
 
 # 6. kill(-wid)
 kz = series(patched, "killsize", "procs", "ns")

@@ -6,8 +6,9 @@
 #   BENCH_PAIRS=N   unpatched/patched guest pairs for the fork rows (3)
 #   BENCH_ICOUNT_PAIRS=N  pairs of guests whose clock counts instructions
 #                   (QEMU -icount), for the fork rows again (3; quick 1)
-#   BENCH_ONLY=icount  only those pairs, beside the results of an earlier
-#                   run kept in build/bench
+#   BENCH_ONLY=icount  only those pairs and the instruction profile of the
+#                   fork path (tests/bench/profile.sh), beside the results
+#                   of an earlier run kept in build/bench
 set -eu
 . "$(dirname "$0")/../../ci/lib.sh"
 
@@ -19,7 +20,7 @@ case $only in
 icount)
 	rm -f "$out"/icount-*.txt "$out"/console-icount-*.log
 	[ ! -f "$out/host.txt" ] ||
-		sed -i '/^RESULT [a-z]* guest=icount-/d; /^RESULT code /d' "$out/host.txt"
+		sed -i '/^RESULT [a-z]* guest=icount-/d; /^RESULT profile/d; /^RESULT code /d' "$out/host.txt"
 	;;
 *) die "BENCH_ONLY=$only: unknown (icount is the one choice)" ;;
 esac
@@ -72,20 +73,9 @@ fi
 export PSPACE_ICOUNT=1
 pairs "$ipairs" icount- icount
 unset PSPACE_ICOUNT
-# The walk over the parent namespaces on every fork, in instructions: the
-# length of the function bounds what one level costs.
-# No call in it: the length bounds a level only then.
-n=0 calls=0
-if [ -f "$KOBJ/vmlinux" ]; then
-	dis=$(objdump -d --no-show-raw-insn --disassemble=pid_ns_adding_errno "$KOBJ/vmlinux" |
-		sed -n '/<pid_ns_adding_errno>:/,/^$/p')
-	n=$(grep -c '^ *[0-9a-f]*:' <<<"$dis" || true)
-	calls=$(grep -cE '\scall' <<<"$dis" || true)
-fi
-if [ "$n" -gt 0 ] && [ "$calls" = 0 ]; then
-	echo "RESULT code func=pid_ns_adding_errno instructions=$n" >>"$out/host.txt"
-else
-	note "pid_ns_adding_errno: not found in $KOBJ/vmlinux, or it calls out; no bound in the report"
-fi
+# Where the patched fork path differs, function by function: one guest
+# per kernel under an instruction-counting TCG plugin.
+"$TOP/tests/bench/profile.sh" "$out" "$([ "$quick" = 1 ] && echo 500 || echo 2000)" >>"$out/host.txt" ||
+	note "the instruction profile failed (above); the report goes without it"
 python3 "$TOP/tests/bench/report.py" "$out"
 note "report: $out/report.md, charts: $out/*.png"

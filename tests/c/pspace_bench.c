@@ -22,6 +22,10 @@
  *   forkdepth ROUNDS N KINDS DEPTH...  fork+exit+wait in the innermost of
  *                            DEPTH nested namespaces of each kind (KINDS:
  *                            "newpid,npspace" or "newpid")
+ *   forkonce KIND DEPTH N    N fork+exit+wait in the innermost of DEPTH
+ *                            nested namespaces of KIND (newpid, npspace),
+ *                            nothing else: what tests/bench/profile.sh
+ *                            profiles
  *   forkpath N FUNC...       kprobe counts of FUNC per fork+exit+wait, at
  *                            depths 0, 1, 8, 32 (newpid) and 1 (npspace)
  *   memory ROUNDS N          kernel memory per idle pspace / NEWPID ns
@@ -912,6 +916,10 @@ int main(int argc, char **argv)
 		bench_freeze(atoi(argv[2]), argc - 3, argv + 3);
 	else if (argc >= 6 && !strcmp(argv[1], "forkdepth"))
 		bench_forkdepth(atoi(argv[2]), atoi(argv[3]), argv[4], argc - 5, argv + 5);
+	else if (argc == 5 && !strcmp(argv[1], "forkonce"))
+		printf("RESULT forkonce kind=%s depth=%s ns=%.0f\n", argv[2], argv[3],
+		       fork_at_depth(strcmp(argv[2], "npspace") ? CLONE_NEWPID : CLONE_NPSPACE,
+				     atoi(argv[3]), atoi(argv[4])));
 	else if (argc >= 4 && !strcmp(argv[1], "forkpath"))
 		bench_forkpath(atoi(argv[2]), argc - 3, argv + 3);
 	else if (argc == 2 && !strcmp(argv[1], "meminfo"))
@@ -925,6 +933,7 @@ int main(int argc, char **argv)
 			"       pspace_bench killsize ROUNDS CALLS N...\n"
 			"       pspace_bench teardown|freeze ROUNDS N...\n"
 			"       pspace_bench forkdepth ROUNDS N newpid[,npspace] DEPTH...\n"
+			"       pspace_bench forkonce newpid|npspace DEPTH N\n"
 			"       pspace_bench forkpath N FUNC...\n"
 			"       pspace_bench meminfo\n"
 			"       pspace_bench exec ROUNDS NAME -- COMMAND...\n");
