@@ -71,7 +71,11 @@ if [ "${PSPACE_ICOUNT:-0}" = 1 ]; then
 	smp=(-smp 1 -icount "shift=0,sleep=off")
 fi
 # PSPACE_QEMU_PLUGIN=FILE.so,ARG=VALUE,...: a TCG plugin (tests/bench/profile.sh).
-[ -z "${PSPACE_QEMU_PLUGIN:-}" ] || smp+=(-plugin "$PSPACE_QEMU_PLUGIN")
+if [ -n "${PSPACE_QEMU_PLUGIN:-}" ]; then
+	# One vCPU: the profiling plugin's counters are not atomic.
+	[ "${PSPACE_ICOUNT:-0}" = 1 ] || die "PSPACE_QEMU_PLUGIN needs PSPACE_ICOUNT=1 (one vCPU)"
+	smp+=(-plugin "$PSPACE_QEMU_PLUGIN")
+fi
 qemu=(qemu-system-x86_64 -accel "$accel" -cpu "$cpu" -m 2048 "${smp[@]}"
 	-nographic -no-reboot
 	-kernel "$kernel"

@@ -418,7 +418,11 @@ if fpk:
             ("absent" if (g, f) in absent else v.get(f, "–")) for f in funcs)))
     md.append("\nCounted over the rounds of one guest each (the first of each kernel), namespaces "
               "made without forks subtracted. `__pid_ns_adding_errno()`, the walk over a namespace's "
-              "parents, runs only while some pid namespace is dying: none calls it here.\n")
+              "parents, is meant to run only while a closed pid namespace exists%s.\n" % (
+                  lambda c: "" if not c else (": no fork ran it here" if max(c) == 0
+                                              else ": here it ran up to %g times per fork" % max(c)))(
+                  [num(kv.get("per_fork")) or 0 for kv, g in fpk
+                   if kv.get("func") == "__pid_ns_adding_errno" and "per_fork" in kv]))
 
 # 5b. the same fork rows on an instruction clock (QEMU -icount)
 def no_idle(rows):
@@ -492,63 +496,72 @@ if ipairs:
               "pairs' Δ is not resolved; more pairs (`BENCH_ICOUNT_PAIRS`) narrow it.\n" % worst)
 
 # 5c. where the patched fork path differs, function by function
-prof = {(kv["kernel"], kv["kind"], kv["depth"]): num(kv["insns"]) for b, kv in host if b == "profile"}
+prof = {}
+for b, kv in host:
+    if b == "profile":
+        prof.setdefault((kv["kernel"], kv["kind"], kv["depth"]), []).append(num(kv["insns"]))
 pfn = [kv for b, kv in host if b == "profilefn"]
-if prof:
+psum = {(kv["kind"], kv["depth"]): kv for b, kv in host if b == "profilesum"}
+if psum:
+    npairs = int(next(iter(psum.values()))["pairs"])
     md.append("## 5c. What fork + exit + wait runs, function by function (instruction profile)\n")
     md.append("Kernel instructions per fork + exit + wait, counted per translation block by a QEMU "
-              "TCG plugin (`tests/bench/insn-profile.c`) in one guest per kernel (one vCPU, "
-              "`-icount`, no address space randomization), while the guest ran the forks alone "
-              "(`pspace_bench forkonce`) in the innermost of DEPTH namespaces, and mapped to "
-              "functions with each kernel's `System.map` (`tests/bench/profile.sh`). The rows "
-              "above say how much; this says where. A pspace row (patched kernel only) is set "
-              "against the unpatched kernel's `CLONE_NEWPID` at the same depth.\n")
-    cols = sorted({(k, dep) for (v, k, dep) in prof if v == "patched"},
-                  key=lambda x: (int(x[1]), x[0]))
-    psum = {(kv["kind"], kv["depth"]): (float(kv["series"]), float(kv["rest"]))
-            for b, kv in host if b == "profilesum"}
-    md.append("Per fork + exit + wait: the totals, and their difference split into what runs in "
-              "the functions the series changes or adds on this path (`SERIES` in "
+              "TCG plugin (`tests/bench/insn-profile.c`) in %d pair(s) of guests, one boot of each "
+              "kernel, ABBA (one vCPU, `-icount`, no address space randomization), from a `sync` "
+              "just before the forks to one just after (`pspace_bench forkonce`, in the innermost "
+              "of DEPTH namespaces), and mapped to functions with each kernel's `System.map` "
+              "(`tests/bench/profile.sh`). The rows above say how much; this says where. A pspace "
+              "row (patched kernel only) is set against the unpatched kernel's `CLONE_NEWPID` at "
+              "the same depth.\n" % npairs)
+    md.append("Per fork + exit + wait, means over the pairs: the totals and their difference; the "
+              "part of it in the functions the series changes or adds on this path (`SERIES` in "
               "`tests/bench/profile.py`: `copy_process()`, `alloc_pid()`, the wait functions that "
-              "inline `eligible_pid()`, the pspace hooks, ...) and what runs elsewhere:\n")
-    md.append("| where | patched | unpatched | patched − unpatched | share | in the series' functions "
-              "| share | elsewhere |\n|---|---:|---:|---:|---:|---:|---:|---:|")
+              "inline `eligible_pid()`, the pspace hooks, ...); the part in every function whose "
+              "difference comes back, with its sign and about its size, in every pair (the "
+              "series' callees too); and the most two boots of one kernel differ by in total:\n")
+    md.append("| where | patched | unpatched | patched − unpatched | in the series' functions "
+              "| share | repeating in every pair | share | one kernel, two boots |\n"
+              "|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    cols = sorted(psum, key=lambda x: (int(x[1]), x[0]))
     for k, dep in cols:
-        pv, uv = prof.get(("patched", k, dep)), prof.get(("pristine", "newpid", dep))
-        if pv is None or uv is None:
+        kv = psum[(k, dep)]
+        pv = prof.get(("patched", k, dep))
+        uv = prof.get(("pristine", "newpid", dep))
+        if not pv or not uv:
             continue
-        ser, rest = psum.get((k, dep), (float("nan"), float("nan")))
-        md.append("| %s depth %s | %.0f | %.0f | %+.0f | %+.3f %% | %+.0f | %+.3f %% | %+.0f |" % (
-            "pspace" if k == "npspace" else "CLONE_NEWPID", dep, pv, uv, pv - uv,
-            100 * (pv - uv) / uv, ser, 100 * ser / uv, rest))
+        u = sum(uv) / len(uv)
+        rep = "–" if npairs < 2 else "%+.0f" % float(kv["repeating"])
+        rsh = "–" if npairs < 2 else "%+.3f %%" % (100 * float(kv["repeating"]) / u)
+        md.append("| %s depth %s | %.0f | %.0f | %+.0f | %+.0f | %+.3f %% | %s | %s | %s |" % (
+            "pspace" if k == "npspace" else "CLONE_NEWPID", dep, sum(pv) / len(pv), u,
+            float(kv["total"]), float(kv["series"]), 100 * float(kv["series"]) / u, rep, rsh,
+            "–" if npairs < 2 else "%.0f" % float(kv["aa"])))
     funcs = []
     for kv in pfn:
         if kv["func"] not in funcs:
             funcs.append(kv["func"])
     if funcs:
-        delta = {(kv["func"], kv["kind"], kv["depth"]): num(kv["patched"]) - num(kv["pristine"])
-                 for kv in pfn}
-        calls = {(kv["func"], kv["kind"], kv["depth"]): (kv["calls_patched"], kv["calls_pristine"])
-                 for kv in pfn}
-        md.append("\nThe functions that differ most, patched − unpatched instructions per fork "
-                  "(and calls per fork, patched / unpatched, where they differ):\n")
+        cell = {}
+        for kv in pfn:
+            ds = [float(x) for x in kv["delta"].split(",")]
+            c = "%+.0f" % (sum(ds) / len(ds))
+            if len(ds) > 1:
+                c = c if kv["repeat"] == "1" else "(%s)" % c
+            if kv["calls_patched"] != kv["calls_pristine"]:
+                c += " (%s / %s)" % (kv["calls_patched"], kv["calls_pristine"])
+            cell[(kv["func"], kv["kind"], kv["depth"])] = c
+        md.append("\nThe functions that differ most, those of `SERIES` and those whose difference "
+                  "repeats: patched − unpatched instructions per fork, mean of the pairs, in "
+                  "parentheses where it does not repeat in every pair (and calls per fork, "
+                  "patched / unpatched, where they differ):\n")
         md.append("| function | " + " | ".join("%s %s" % ("pspace" if k == "npspace" else "newpid", dep)
                                                  for k, dep in cols)
                   + " |\n|---|" + "---:|" * len(cols))
         for f in funcs:
-            cells = []
-            for k, dep in cols:
-                v = delta.get((f, k, dep))
-                c = calls.get((f, k, dep))
-                cell = "–" if v is None else "%+.0f" % v
-                if c and c[0] != c[1]:
-                    cell += " (%s / %s)" % c
-                cells.append(cell)
-            md.append("| `%s` | %s |" % (f, " | ".join(cells)))
-        md.append("\nA function the series changes shows the same difference at every depth (what "
-                  "the series adds to `copy_process()`, `alloc_pid()` and the pspace hooks); the "
-                  "page allocator, slab and radix-tree rows change sign and size from boot to boot: "
-                  "where a boot's allocations land is its own, whichever kernel it runs.\n")
+            md.append("| `%s` | %s |" % (f, " | ".join(cell.get((f, k, dep), "–") for k, dep in cols)))
+        md.append("\nWhat does not repeat is where a boot's allocations happened to land (page "
+                  "allocator, slab, the radix-tree nodes of each level's idr): two boots of one "
+                  "kernel differ by as much.\n")
 
 # 6. kill(-wid)
 kz = series(patched, "killsize", "procs", "ns")

@@ -24,8 +24,8 @@
  *                            "newpid,npspace" or "newpid")
  *   forkonce KIND DEPTH N    N fork+exit+wait in the innermost of DEPTH
  *                            nested namespaces of KIND (newpid, npspace),
- *                            nothing else: what tests/bench/profile.sh
- *                            profiles
+ *                            between two sync(2) calls made there: what
+ *                            tests/bench/profile.sh profiles
  *   forkpath N FUNC...       kprobe counts of FUNC per fork+exit+wait, at
  *                            depths 0, 1, 8, 32 (newpid) and 1 (npspace)
  *   memory ROUNDS N          kernel memory per idle pspace / NEWPID ns
@@ -728,6 +728,9 @@ static void bench_freeze(int rounds, int nsizes, char **sizes)
 		}
 }
 
+/* forkonce: sync(2) around the forks alone, the profile's marks. */
+static int mark_forks;
+
 /* Fork @n times in the innermost of @depth nested namespaces (@flags). */
 static void __attribute__((noreturn)) chain(uint64_t flags, int depth, int n, int wfd)
 {
@@ -735,7 +738,11 @@ static void __attribute__((noreturn)) chain(uint64_t flags, int depth, int n, in
 	pid_t pid;
 
 	if (depth == 0) {
+		if (mark_forks)
+			sync();
 		ns = n ? create_reap((uint64_t)-1, n) : 0;
+		if (mark_forks)
+			sync();
 		if (write(wfd, &ns, sizeof(ns)) != sizeof(ns))
 			_exit(1);
 		_exit(0);
@@ -796,6 +803,21 @@ static void bench_forkdepth(int rounds, int n, const char *kinds, int ndepths, c
 				       idle_since(idle));
 			}
 		}
+}
+
+/*
+ * @n fork+exit+wait in the innermost of @depth namespaces, between two
+ * sync(2) calls made there: tests/bench/profile.sh counts what the kernel
+ * runs from one to the other, and nothing else is between them.
+ */
+static void bench_forkonce(const char *kind, int depth, int n)
+{
+	double ns;
+
+	mark_forks = 1;
+	ns = fork_at_depth(strcmp(kind, "npspace") ? CLONE_NEWPID : CLONE_NPSPACE, depth, n);
+	printf("RESULT forkonce kind=%s depth=%d ns=%.0f\n", kind, depth, ns);
+	exit(ns < 0);
 }
 
 /* A kprobe perf counter on @func, counting this task and its children. */
@@ -917,9 +939,7 @@ int main(int argc, char **argv)
 	else if (argc >= 6 && !strcmp(argv[1], "forkdepth"))
 		bench_forkdepth(atoi(argv[2]), atoi(argv[3]), argv[4], argc - 5, argv + 5);
 	else if (argc == 5 && !strcmp(argv[1], "forkonce"))
-		printf("RESULT forkonce kind=%s depth=%s ns=%.0f\n", argv[2], argv[3],
-		       fork_at_depth(strcmp(argv[2], "npspace") ? CLONE_NEWPID : CLONE_NPSPACE,
-				     atoi(argv[3]), atoi(argv[4])));
+		bench_forkonce(argv[2], atoi(argv[3]), atoi(argv[4]));
 	else if (argc >= 4 && !strcmp(argv[1], "forkpath"))
 		bench_forkpath(atoi(argv[2]), argc - 3, argv + 3);
 	else if (argc == 2 && !strcmp(argv[1], "meminfo"))
