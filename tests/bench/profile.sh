@@ -8,7 +8,7 @@
 # maps the blocks to functions with each kernel's System.map.
 #
 #   tests/bench/profile.sh OUTDIR [N]   RESULT lines on stdout (N: 2000)
-#   PROFILE_PAIRS=2   pairs of guests, one boot of each kernel (ABBA)
+#   PROFILE_PAIRS=4   pairs of guests, one boot of each kernel (ABBA)
 #
 # Needs gcc and both kernels built (make kernel kernel-pristine), without
 # kernel address space randomization (guest.config has none): the blocks
@@ -64,7 +64,7 @@ profile() {
 }
 # Pairs in ABBA order: what differs from one boot to the next, of one
 # kernel too, shows against what comes back in every pair.
-for i in $(seq "${PROFILE_PAIRS:-2}"); do
+for i in $(seq "${PROFILE_PAIRS:-4}"); do
 	if [ $((i % 2)) = 1 ]; then
 		profile patched "$i"
 		profile pristine "$i"
