@@ -312,13 +312,14 @@ int oci_create(const struct oci_create_opts *o, bool run)
 	pid = clone3_(CLONE_NPSPACE | s->clone_flags, cgroup, &made.pidfd);
 	if (pid < 0) {
 		if (errno == EINVAL || errno == ENOSYS)
-			oci_fail(EXIT_SETUP, "this kernel does not support CLONE_NPSPACE (clone3: %s)",
-				 strerror(errno));
+			oci_fail(EXIT_SETUP, "this kernel (%s) does not support CLONE_NPSPACE (clone3: %s)",
+				 kernel_release(), strerror(errno));
 		oci_fail(EXIT_SETUP, "clone3(CLONE_NPSPACE): %s", strerror(errno));
 	}
 	if (pid == 0) {
 		int fd;
 
+		verify_pspace_leader();
 		close(ready[0]);
 		if (cgroup >= 0)
 			close(cgroup);

@@ -13,7 +13,10 @@
 #include <sys/types.h>
 
 #ifndef CLONE_NPSPACE
-#define CLONE_NPSPACE 0x400000000ULL	/* include/uapi/linux/sched.h */
+#define CLONE_NPSPACE (1ULL << 56)	/* include/uapi/linux/sched.h, SPEC 1.1 */
+#endif
+#ifndef NS_PIDNS_IS_PSPACE
+#define NS_PIDNS_IS_PSPACE _IO(0xb7, 0x40)	/* include/uapi/linux/nsfs.h, SPEC 2.9 */
 #endif
 
 /* Exit statuses of pspace-run itself, as chroot(1) and env(1). */
@@ -159,6 +162,8 @@ void notice(const struct config *cfg, const char *fmt, ...)
 /* pspace.c */
 void pick_hostname(struct config *cfg);
 pid_t spawn_pspace(const struct config *cfg, int *pidfd, int *console);
+void verify_pspace_leader(void);
+const char *kernel_release(void);
 
 /* mounts.c */
 void setup_root(const struct config *cfg, int console_sock);

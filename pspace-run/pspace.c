@@ -18,8 +18,10 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "pspace-run.h"
@@ -133,6 +135,43 @@ void pick_hostname(struct config *cfg)
 		cfg->hostname = base;
 }
 
+/* uname -r, for messages that name the kernel. */
+const char *kernel_release(void)
+{
+	static struct utsname u;
+
+	if (!u.release[0] && uname(&u) < 0)
+		snprintf(u.release, sizeof(u.release), "unknown");
+	return u.release;
+}
+
+/*
+ * SPEC 1.10: the child of clone3(CLONE_NPSPACE) makes sure it got a
+ * pspace (pid 1, and its pid namespace says it is one) before anything
+ * of the caller's runs.  A kernel that gives the flag's bit another
+ * meaning, or none it checks, would otherwise run the "container" in
+ * the caller's pid namespace.  It says so and ends the child; the
+ * caller sees the child's EXIT_SETUP.
+ */
+void verify_pspace_leader(void)
+{
+	int fd, r = -1;
+
+	if (getpid() == 1) {
+		fd = open("/proc/self/ns/pid", O_RDONLY | O_CLOEXEC);
+		if (fd >= 0) {
+			r = ioctl(fd, NS_PIDNS_IS_PSPACE);
+			close(fd);
+		}
+		if (r == 1)
+			return;
+	}
+	warn("this kernel (%s) did not make a pspace: clone3() flag bit 56 "
+	     "(CLONE_NPSPACE) has another meaning here or none; nothing was run",
+	     kernel_release());
+	_exit(EXIT_SETUP);
+}
+
 pid_t spawn_pspace(const struct config *cfg, int *pidfd, int *console)
 {
 	struct clone_args_v2 args;
@@ -183,12 +222,13 @@ pid_t spawn_pspace(const struct config *cfg, int *pidfd, int *console)
 	if (pid < 0) {
 		cgroup_remove();
 		if (errno == EINVAL || errno == ENOSYS)
-			die(EXIT_SETUP, "this kernel does not support CLONE_NPSPACE (clone3: %s)",
-			    strerror(errno));
+			die(EXIT_SETUP, "this kernel (%s) does not support CLONE_NPSPACE (clone3: %s)",
+			    kernel_release(), strerror(errno));
 		die_errno(EXIT_SETUP, cfg->userns ? "clone3(CLONE_NEWUSER | CLONE_NPSPACE)"
 			  : "clone3(CLONE_NPSPACE)");
 	}
 	if (pid == 0) {
+		verify_pspace_leader();
 		machine_forget();
 		close(alive[1]);
 		if (cwd >= 0)

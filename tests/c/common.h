@@ -22,7 +22,7 @@
 #include <unistd.h>
 
 #ifndef CLONE_NPSPACE
-#define CLONE_NPSPACE 0x400000000ULL
+#define CLONE_NPSPACE (1ULL << 56)
 #endif
 
 static int tap_n, tap_failed;
