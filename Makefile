@@ -1,6 +1,17 @@
 # pspace: the front door.  "make help" lists the targets.
 SHELL := /bin/bash
+# KERNEL=7.3 (the default: Debian's linux-source-7.3, kernel/series) or
+# KERNEL=6.12 (the backport: linux-source-6.12, kernel/6.12/series), each
+# built in a directory of its own: build/ and build/6.12/.
+KERNEL ?= 7.3
+ifeq ($(KERNEL),7.3)
 B := build
+else ifeq ($(KERNEL),6.12)
+B := build/6.12
+else
+$(error KERNEL=$(KERNEL): 7.3 or 6.12)
+endif
+export PSPACE_KERNEL := $(KERNEL)
 PHASE = ci/phase.sh
 
 .DEFAULT_GOAL := help
@@ -17,10 +28,10 @@ help: ## list the targets
 deps: ## install the Debian packages the build needs (apt-get, as root)
 	@$(PHASE) deps ci/deps.sh
 
-kernel-tree: deps ## build/linux: pristine 6.12 in git with kernel/series applied
+kernel-tree: deps ## build/linux: pristine 7.3 (KERNEL=6.12: build/6.12/linux) in git, the series applied
 	@$(PHASE) kernel-tree kernel/tree.sh
 
-kernel-export: ## write the commits in build/linux back to kernel/patches
+kernel-export: ## write the commits in build/linux back to kernel/patches (6.12: kernel/6.12/)
 	@kernel/export.sh
 
 kernel: kernel-tree ## build/bzImage: the patched kernel (ccache)
@@ -36,7 +47,7 @@ check-series: kernel-tree ## checkpatch --strict and a build after each patch (F
 	@$(PHASE) check-series kernel/check-series.sh
 
 pspace-run: deps ## build/pspace-run: the static launcher
-	@$(PHASE) pspace-run $(MAKE) -s -C pspace-run
+	@$(PHASE) pspace-run $(MAKE) -s -C pspace-run O=$(abspath $(B))
 
 guest-bin: kernel-tree ## build/guest-bin: selftests built from the patched tree
 	@$(PHASE) guest-bin tests/build-guest-bin.sh
@@ -65,11 +76,11 @@ shell: build ## boot the guest into a root shell (Ctrl-A X quits QEMU)
 check-mutants: build ## mutated kernels must fail the pspace selftests (MUTANTS=glob)
 	@$(PHASE) check-mutants tests/mutants/run.sh; rc=$$?; ci/timings.sh; exit $$rc
 
-regression-baseline: kernel-pristine rootfs ## record which mainline selftests pass unpatched
+regression-baseline: kernel-pristine rootfs ## record which mainline selftests pass unpatched (tests/regression/baseline-KERNEL.txt)
 	@$(PHASE) regression-baseline tests/regression/make-baseline.sh
 
 install: pspace-run ## install pspace-run and its man page (DESTDIR, PREFIX)
-	@$(MAKE) -s -C pspace-run install
+	@$(MAKE) -s -C pspace-run O=$(abspath $(B)) install
 
 lint: ## shellcheck the scripts
 	@shellcheck -x -e SC1091 ci/*.sh kernel/*.sh rootfs/*.sh tests/*.sh tests/guest/init tests/guest/run-suites tests/guest/demo tests/guest/demo-level tests/guest/regression tests/guest/bench tests/guest/suites/* tests/bench/*.sh tests/regression/*.sh tests/mutants/*.sh tests/host/* tests/initramfs/* .ci/run
@@ -77,7 +88,7 @@ lint: ## shellcheck the scripts
 clean: ## remove build output (keeps the kernel tree and caches)
 	rm -rf $(B)/results $(B)/rootfs-stage $(B)/rootfs.img $(B)/pspace-run* $(B)/guest-bin $(B)/timings
 
-distclean: ## remove all of build/
+distclean: ## remove all of build/ (both kernels)
 	rm -rf $(B)
 
 .PHONY: help deps kernel-tree kernel-export kernel kernel-debug kernel-pristine check-series check-debug check-mutants bench \

@@ -3,7 +3,16 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-pkgs=(linux-source-6.12 qemu-system-x86 musl-tools libcap-dev libseccomp-dev libjson-c-dev gcc make
+# The kernel's source: bookworm's linux-source-6.12 for KERNEL=6.12; for
+# 7.3 (trixie-backports) apt's tools and Debian's archive keyring, then
+# kernel/fetch-source.sh below.  7.3 needs no other host tool than 6.12
+# (scripts/min-tool-version.sh: gcc 8.1, binutils 2.30; bookworm has 12 and
+# 2.40; pahole 1.26 only for BTF, which the guest config leaves off).
+case "$PSPACE_KERNEL" in
+6.12) kpkgs=(linux-source-6.12) ;;
+*) kpkgs=(debian-archive-keyring apt dpkg) ;;
+esac
+pkgs=("${kpkgs[@]}" qemu-system-x86 musl-tools libcap-dev libseccomp-dev libjson-c-dev gcc make
 	debootstrap bc flex bison libelf-dev libssl-dev cpio e2fsprogs ccache
 	xz-utils git rsync kmod python3 file shellcheck gnuplot-nox busybox-static)
 missing=()
@@ -12,10 +21,12 @@ for p in "${pkgs[@]}"; do
 done
 if [ ${#missing[@]} = 0 ]; then
 	note "all dependencies installed"
-	exit 0
+else
+	[ "$(id -u)" = 0 ] || die "missing packages (${missing[*]}); run 'make deps' as root"
+	note "installing: ${missing[*]}"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -q >/dev/null
+	apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
 fi
-[ "$(id -u)" = 0 ] || die "missing packages (${missing[*]}); run 'make deps' as root"
-note "installing: ${missing[*]}"
-export DEBIAN_FRONTEND=noninteractive
-apt-get update -q >/dev/null
-apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
+# The kernel tarball (linux-source-7.3: fetched into $CACHE_DIR once).
+[ -f "$KTARBALL" ] || "$TOP/kernel/fetch-source.sh" >/dev/null

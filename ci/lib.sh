@@ -3,11 +3,34 @@
 # error reporting, and the paths every script agrees on.
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-BUILD=${PSPACE_BUILD:-$TOP/build}
+CACHE_DIR=${PSPACE_CACHE:-/var/cache/pspace}
+# The kernel the series is built on ("make ... KERNEL=6.12"): mainline 7.3,
+# Debian's linux-source-7.3 from trixie-backports (kernel/fetch-source.sh),
+# or the 6.12 backport on bookworm's linux-source-6.12.  Each has its own
+# series (KDIR: series, patches/, cover-letter.txt) and its own build
+# directory: 7.3 in build/, 6.12 in build/6.12/.
+PSPACE_KERNEL=${PSPACE_KERNEL:-7.3}
+case "$PSPACE_KERNEL" in
+7.3)
+	KDIR=$TOP/kernel
+	BUILD=${PSPACE_BUILD:-$TOP/build}
+	KTARBALL=$CACHE_DIR/linux-source-7.3/linux-source-7.3.tar.xz
+	KSUITE=trixie-backports
+	;;
+6.12)
+	KDIR=$TOP/kernel/6.12
+	BUILD=${PSPACE_BUILD:-$TOP/build/6.12}
+	KTARBALL=/usr/src/linux-source-6.12.tar.xz
+	KSUITE=bookworm
+	;;
+*)
+	printf '%s: error: unknown kernel %s (PSPACE_KERNEL, make KERNEL=: 7.3 or 6.12)\n' "${0##*/}" "$PSPACE_KERNEL" >&2
+	exit 1
+	;;
+esac
 KSRC=$BUILD/linux
 KOBJ=$BUILD/linux-obj
-CACHE_DIR=${PSPACE_CACHE:-/var/cache/pspace}
-export TOP BUILD KSRC KOBJ CACHE_DIR
+export TOP BUILD KSRC KOBJ CACHE_DIR PSPACE_KERNEL KDIR KTARBALL KSUITE
 
 die() {
 	printf '%s: error: %s\n' "${0##*/}" "$*" >&2
@@ -33,18 +56,18 @@ phase() {
 	return $rc
 }
 
-# The patch files kernel/series lists, one path per line, in order (the
+# The patch files $KDIR/series lists, one path per line, in order (the
 # cover letter, 0000-cover-letter.patch, first; git am skips it).
 series_patches() {
 	local p
 	while read -r p; do
 		case "$p" in '' | '#'*) continue ;; esac
-		printf '%s\n' "$TOP/kernel/patches/$p"
-	done <"$TOP/kernel/series"
+		printf '%s\n' "$KDIR/patches/$p"
+	done <"$KDIR/series"
 }
 
-# A hash of the series and its patches: what build/linux was made from.
+# A hash of the series and its patches: what $KSRC was made from.
 series_hash() {
 	# shellcheck disable=SC2046
-	cat "$TOP/kernel/series" $(series_patches) | sha256sum | cut -d' ' -f1
+	cat "$KDIR/series" $(series_patches) | sha256sum | cut -d' ' -f1
 }

@@ -1,20 +1,23 @@
 #!/usr/bin/env bash
-# make kernel-tree: build/linux as a git tree — a pristine linux-source-6.12
-# commit (tag "pristine"), one local commit that only un-hides new files from
-# git (tag "base"), and kernel/series applied on top by "git am".
+# make kernel-tree: $KSRC (build/linux; build/6.12/linux for KERNEL=6.12) as
+# a git tree — a pristine linux-source-$PSPACE_KERNEL commit (tag "pristine"),
+# one local commit that only un-hides new files from git (tag "base"), and
+# the series ($KDIR/series: kernel/series, kernel/6.12/series) applied on
+# top by "git am".
 #
 # The tree is where the series is edited: commit there, then "make
-# kernel-export" writes kernel/patches/ back.  To keep such work safe, the
+# kernel-export" writes $KDIR/patches/ back.  To keep such work safe, the
 # tree is only reset when it still holds exactly what was last applied or
 # exported; otherwise this script stops and says so.
 set -eu
 . "$(dirname "$0")/../ci/lib.sh"
 
-TARBALL=${PSPACE_KERNEL_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
 STAMP=$KSRC/.git/pspace-applied
 
 extract_pristine() {
-	[ -f "$TARBALL" ] || die "$TARBALL: not found (apt-get install linux-source-6.12)"
+	local TARBALL=${PSPACE_KERNEL_TARBALL:-}
+	[ -n "$TARBALL" ] || TARBALL=$("$TOP/kernel/fetch-source.sh")
+	[ -f "$TARBALL" ] || die "$TARBALL: not found"
 	note "extracting $TARBALL"
 	rm -rf "$KSRC.tmp"
 	mkdir -p "$KSRC.tmp"
@@ -26,7 +29,7 @@ extract_pristine() {
 		git config user.email "dev@pspace.invalid"
 		git config core.abbrev 12
 		git add -f -A
-		git commit -q -m "linux-source-6.12 $(make -s kernelversion) (pristine)"
+		git commit -q -m "linux-source-$PSPACE_KERNEL $(make -s kernelversion) (pristine)"
 		git tag pristine
 		# Debian's tarball appends "/*" to .gitignore, which hides every new
 		# file from git.  Drop that block in a local commit the series sits
@@ -47,7 +50,7 @@ apply_series() {
 	# shellcheck disable=SC2046
 	if series_patches | grep -qv /0000-cover-letter.patch; then
 		git am -q --whitespace=error-all $(series_patches | grep -v /0000-cover-letter.patch) ||
-			die "kernel/series does not apply; see 'git -C $KSRC am --show-current-patch'"
+			die "$KDIR/series does not apply; see 'git -C $KSRC am --show-current-patch'"
 	fi
 	printf '%s %s\n' "$(series_hash)" "$(git rev-parse HEAD)" >"$STAMP"
 	note "applied $(git rev-list --count base..HEAD) patches"
@@ -65,5 +68,5 @@ if [ "$want" = "$have_hash" ]; then
 elif [ "$head" = "$have_head" ] || [ "$have_head" = none ] || [ "${KERNEL_RESET:-0}" = 1 ]; then
 	apply_series
 else
-	die "$KSRC has commits that are not in kernel/patches; run 'make kernel-export' (or KERNEL_RESET=1 to drop them)"
+	die "$KSRC has commits that are not in $KDIR/patches; run 'make kernel-export' (or KERNEL_RESET=1 to drop them)"
 fi
