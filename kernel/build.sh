@@ -1,20 +1,24 @@
 #!/usr/bin/env bash
-# make kernel / make kernel-debug: configure build/linux (tinyconfig plus the
+# make kernel / make kernel-debug: configure $KSRC (tinyconfig plus the
 # fragments in kernel/config/) and build bzImage with ccache, out of tree.
 #
 #   kernel/build.sh [guest|debug|pristine]
 #
-# guest    -> build/bzImage        (the series applied; the default)
-# debug    -> build/bzImage-debug  (the series plus debug.config)
-# pristine -> build/bzImage-pristine (no patches: the baseline kernel)
+# guest    -> $BUILD/bzImage        (the series applied; the default)
+# debug    -> $BUILD/bzImage-debug  (the series plus debug.config)
+# pristine -> $BUILD/bzImage-pristine (no patches: the baseline kernel)
+# ($BUILD: build/, or build/6.12/ for KERNEL=6.12.)
 set -eu
 . "$(dirname "$0")/../ci/lib.sh"
 
+# guest-$PSPACE_KERNEL.config: what differs between the two kernels
+# (options renamed or gone), merged right after guest.config.
+guest="guest.config guest-$PSPACE_KERNEL.config"
 variant=${1:-guest}
 case "$variant" in
-guest) frags="guest.config" obj=$KOBJ out=$BUILD/bzImage src=$KSRC ;;
-debug) frags="guest.config debug.config" obj=$KOBJ-debug out=$BUILD/bzImage-debug src=$KSRC ;;
-pristine) frags="guest.config" obj=$BUILD/linux-pristine-obj out=$BUILD/bzImage-pristine src=$BUILD/linux-pristine ;;
+guest) frags=$guest obj=$KOBJ out=$BUILD/bzImage src=$KSRC ;;
+debug) frags="$guest debug.config" obj=$KOBJ-debug out=$BUILD/bzImage-debug src=$KSRC ;;
+pristine) frags=$guest obj=$BUILD/linux-pristine-obj out=$BUILD/bzImage-pristine src=$BUILD/linux-pristine ;;
 *) die "unknown variant '$variant' (guest, debug or pristine)" ;;
 esac
 

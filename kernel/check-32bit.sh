@@ -11,8 +11,9 @@ mkdir -p "$obj"
 kmake() { make -C "$KSRC" O="$obj" ARCH=i386 CC="ccache gcc" -s "$@"; }
 export CCACHE_BASEDIR=$BUILD CCACHE_NOHASHDIR=1 CCACHE_COMPRESS=1
 kmake tinyconfig >/dev/null
+# (CONFIG_SYSCTL: 7.3's name of CONFIG_PROC_SYSCTL.)
 printf '%s\n' CONFIG_MULTIUSER=y CONFIG_NAMESPACES=y CONFIG_PID_NS=y CONFIG_USER_NS=y \
-	CONFIG_UTS_NS=y CONFIG_PROC_FS=y CONFIG_PROC_SYSCTL=y CONFIG_TTY=y >"$obj/pspace.config"
+	CONFIG_UTS_NS=y CONFIG_PROC_FS=y CONFIG_PROC_SYSCTL=y CONFIG_SYSCTL=y CONFIG_TTY=y >"$obj/pspace.config"
 (cd "$obj" && "$KSRC/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "$obj/pspace.config" >/dev/null)
 kmake olddefconfig >/dev/null
 grep -qx CONFIG_X86_32=y "$obj/.config" || die "i386 configuration did not take"
