@@ -71,6 +71,7 @@ int main(int argc, char **argv)
 {
 	struct config cfg = { 0 };
 	int pidfd = -1;
+	bool autoreap = false;
 	pid_t leader;
 	int console = -1;
 	int status;
@@ -103,9 +104,9 @@ int main(int argc, char **argv)
 	pick_hostname(&cfg);
 	machine_claim(&cfg);
 	console_prepare(&cfg);
-	leader = spawn_pspace(&cfg, &pidfd, &console);
+	leader = spawn_pspace(&cfg, &pidfd, &console, &autoreap);
 	machine_set_wid(leader);
-	status = supervise(&cfg, leader, pidfd, console);
+	status = supervise(&cfg, leader, pidfd, console, autoreap);
 	machine_release();
 	return status;
 }

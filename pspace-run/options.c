@@ -186,7 +186,7 @@ unsigned int test_off_env(void)
 #ifdef PSPACE_TEST_FIXTURE
 	static const char *const names[] = {
 		"inroot", "sysro", "procmask", "fds", "ns", "capsets", "join", "init",
-		"devices", "moveroot", "devnodes", "exe", "puro", "apifd",
+		"devices", "moveroot", "devnodes", "exe", "puro", "apifd", "autokill",
 	};
 	const char *off = getenv("PSPACE_TEST_OFF");
 	size_t i;

@@ -15,6 +15,12 @@
 #ifndef CLONE_NPSPACE
 #define CLONE_NPSPACE (1ULL << 56)	/* include/uapi/linux/sched.h, SPEC 1.1 */
 #endif
+#ifndef CLONE_AUTOREAP
+#define CLONE_AUTOREAP (1ULL << 34)		/* Linux 7.1 */
+#endif
+#ifndef CLONE_PIDFD_AUTOKILL
+#define CLONE_PIDFD_AUTOKILL (1ULL << 36)	/* Linux 7.1 */
+#endif
 #ifndef NS_PIDNS_IS_PSPACE
 #define NS_PIDNS_IS_PSPACE _IO(0xb7, 0x40)	/* include/uapi/linux/nsfs.h, SPEC 2.9 */
 #endif
@@ -51,6 +57,7 @@ enum test_off {
 	OFF_EXE = 1 << 11,	/* no sealed copy to run from, dumpable (selfexe.c) */
 	OFF_PURO = 1 << 12,	/* --private-users: --read-only and --bind made inside, unlocked */
 	OFF_APIFD = 1 << 13,	/* OCI: API mounts found by path, masked by path */
+	OFF_AUTOKILL = 1 << 14,	/* no CLONE_PIDFD_AUTOKILL: the PDEATHSIG fallback alone */
 };
 #ifdef PSPACE_TEST_FIXTURE
 #define TEST_OFF(cfg, bit) ((cfg)->test_off & (bit))
@@ -161,7 +168,7 @@ void notice(const struct config *cfg, const char *fmt, ...)
 
 /* pspace.c */
 void pick_hostname(struct config *cfg);
-pid_t spawn_pspace(const struct config *cfg, int *pidfd, int *console);
+pid_t spawn_pspace(const struct config *cfg, int *pidfd, int *console, bool *autoreap);
 void verify_pspace_leader(void);
 const char *kernel_release(void);
 
@@ -248,7 +255,7 @@ bool userns_maps_gid(unsigned long gid);
 void run_as_pid2(const struct config *cfg) __attribute__((noreturn));
 
 /* supervise.c */
-int supervise(const struct config *cfg, pid_t leader, int pidfd, int console);
+int supervise(const struct config *cfg, pid_t leader, int pidfd, int console, bool autoreap);
 void kill_pspace(const struct config *cfg, pid_t leader, int pidfd);
 void reset_signals(void);
 

@@ -172,7 +172,7 @@ void verify_pspace_leader(void)
 	_exit(EXIT_SETUP);
 }
 
-pid_t spawn_pspace(const struct config *cfg, int *pidfd, int *console)
+pid_t spawn_pspace(const struct config *cfg, int *pidfd, int *console, bool *autoreap)
 {
 	struct clone_args_v2 args;
 	int alive[2], sock[2] = { -1, -1 }, sync[2] = { -1, -1 }, cgroup, cwd = -1;
@@ -215,7 +215,27 @@ pid_t spawn_pspace(const struct config *cfg, int *pidfd, int *console)
 		if (cwd < 0 || fchdir(userns_root_fd()) < 0)
 			die_errno(EXIT_SETUP, "%s", cfg->root);
 	}
-	pid = syscall(SYS_clone3, &args, sizeof(args));
+	/*
+	 * SPEC 1.9: with CLONE_PIDFD_AUTOKILL the kernel ends the whole
+	 * pspace when the last reference to the pidfd goes, so a kill -9 of
+	 * pspace-run takes the container with it even where nothing else
+	 * would (the leader's PDEATHSIG below is the fallback).  It needs
+	 * CLONE_AUTOREAP (no SIGCHLD, the exit status through the pidfd) and
+	 * CAP_SYS_ADMIN where pspace-run runs, or CLONE_NNP; a kernel
+	 * without them (before 7.1) says EINVAL, an unprivileged caller
+	 * EPERM: then the pspace is made without them.
+	 */
+	*autoreap = false;
+	if (!TEST_OFF(cfg, OFF_AUTOKILL)) {
+		args.flags |= CLONE_AUTOREAP | CLONE_PIDFD_AUTOKILL;
+		args.exit_signal = 0;
+		pid = syscall(SYS_clone3, &args, sizeof(args));
+		*autoreap = pid >= 0;
+		args.flags &= ~(CLONE_AUTOREAP | CLONE_PIDFD_AUTOKILL);
+		args.exit_signal = SIGCHLD;
+	}
+	if (!*autoreap)
+		pid = syscall(SYS_clone3, &args, sizeof(args));
 	userns_root_close();
 	if (pid != 0 && cwd >= 0 && (fchdir(cwd) < 0 || close(cwd) < 0))
 		die_errno(EXIT_SETUP, "back to the working directory");

@@ -14,6 +14,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/signalfd.h>
 #include <sys/syscall.h>
 #include <sys/timerfd.h>
@@ -25,6 +26,42 @@
 #ifndef PIDFD_SIGNAL_PSPACE
 #define PIDFD_SIGNAL_PSPACE (1UL << 3)	/* SPEC 2.8, kernel series v2 */
 #endif
+
+/*
+ * PIDFD_GET_INFO (Linux 6.13), the fields up to exit_code: the size the
+ * first version had (PIDFD_INFO_SIZE_VER0), which every kernel with the
+ * ioctl takes.
+ */
+struct pidfd_info_v0 {
+	uint64_t mask;
+	uint64_t cgroupid;
+	uint32_t pid, tgid, ppid, ruid, rgid, euid, egid, suid, sgid, fsuid, fsgid;
+	int32_t exit_code;
+};
+#define PIDFD_GET_INFO_V0 _IOWR(0xFF, 11, struct pidfd_info_v0)
+#define PIDFD_INFO_EXIT_BIT (1ULL << 3)
+
+/*
+ * The leader was made with CLONE_AUTOREAP: the kernel reaps it once the
+ * pspace is empty (SPEC 1.9, 3.2), and its wait status is read through
+ * the pidfd.  POLLHUP says it has been reaped.
+ */
+static int autoreaped_status(int pidfd)
+{
+	struct pidfd_info_v0 info;
+	struct pollfd p = { .fd = pidfd, .events = POLLHUP };
+
+	for (;;) {
+		memset(&info, 0, sizeof(info));
+		info.mask = PIDFD_INFO_EXIT_BIT;
+		if (ioctl(pidfd, PIDFD_GET_INFO_V0, &info) < 0 && errno != ESRCH)
+			die_errno(EXIT_SETUP, "ioctl(PIDFD_GET_INFO)");
+		if (info.mask & PIDFD_INFO_EXIT_BIT)
+			return info.exit_code;
+		if (poll(&p, 1, -1) < 0 && errno != EINTR)
+			die_errno(EXIT_SETUP, "poll");
+	}
+}
 
 /* Passed on to the leader as they are. */
 static const int forwarded[] = { SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGWINCH };
@@ -189,7 +226,7 @@ static void on_timeout(struct supervisor *s)
 	kill_pspace(s->cfg, s->pid, s->pidfd);
 }
 
-int supervise(const struct config *cfg, pid_t leader, int pidfd, int console)
+int supervise(const struct config *cfg, pid_t leader, int pidfd, int console, bool autoreap)
 {
 	struct supervisor s = { .cfg = cfg, .pid = leader, .pidfd = pidfd };
 	struct pollfd p[3 + 2 * 3];
@@ -235,7 +272,9 @@ int supervise(const struct config *cfg, pid_t leader, int pidfd, int console)
 			break;	/* the leader is gone, and with it the pspace (SPEC 3.2) */
 		console_foreground();
 	}
-	while (!s.reaped && waitpid(leader, &s.status, 0) < 0)
+	if (autoreap)
+		s.status = autoreaped_status(pidfd);
+	while (!autoreap && !s.reaped && waitpid(leader, &s.status, 0) < 0)
 		if (errno != EINTR)
 			die_errno(EXIT_SETUP, "waitpid");
 	console_finish();

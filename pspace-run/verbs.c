@@ -332,7 +332,7 @@ static int watch_joined(const struct config *cfg, pid_t child)
 
 	if (pidfd < 0)
 		die_errno(EXIT_SETUP, "pidfd_open");
-	return supervise(cfg, child, pidfd, console_setup_parent(cfg, -1));
+	return supervise(cfg, child, pidfd, console_setup_parent(cfg, -1), false);
 }
 
 static int compare_path(const void *a, const void *b)
