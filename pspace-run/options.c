@@ -187,6 +187,7 @@ unsigned int test_off_env(void)
 	static const char *const names[] = {
 		"inroot", "sysro", "procmask", "fds", "ns", "capsets", "join", "init",
 		"devices", "moveroot", "devnodes", "exe", "puro", "apifd", "autokill",
+		"npspace", "pidns",
 	};
 	const char *off = getenv("PSPACE_TEST_OFF");
 	size_t i;

@@ -58,6 +58,8 @@ enum test_off {
 	OFF_PURO = 1 << 12,	/* --private-users: --read-only and --bind made inside, unlocked */
 	OFF_APIFD = 1 << 13,	/* OCI: API mounts found by path, masked by path */
 	OFF_AUTOKILL = 1 << 14,	/* no CLONE_PIDFD_AUTOKILL: the PDEATHSIG fallback alone */
+	OFF_NPSPACE = 1 << 15,	/* a kernel whose bit makes a plain pid namespace (SPEC 1.10) */
+	OFF_PIDNS = 1 << 16,	/* a kernel whose bit makes no pid namespace at all */
 };
 #ifdef PSPACE_TEST_FIXTURE
 #define TEST_OFF(cfg, bit) ((cfg)->test_off & (bit))
