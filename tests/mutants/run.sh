@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # make check-mutants: every test must be able to fail.  Each NAME.patch in
-# tests/mutants/ is a one-line mutation of the patched kernel that breaks
+# tests/mutants/ (tests/mutants/6.12/ for KERNEL=6.12) is a one-line mutation of the patched kernel that breaks
 # one promise of the SPEC (see README there); for each, build the kernel
 # with it, boot it once and run the pspace selftests: the mutant is
 # "killed" if any test fails (or the guest does not finish), "survived"
@@ -22,6 +22,10 @@ set -eu
 . "$(dirname "$0")/../../ci/lib.sh"
 
 dir=$BUILD/mutant
+case "$PSPACE_KERNEL" in
+7.3) mutants=$TOP/tests/mutants ;;
+*) mutants=$TOP/tests/mutants/$PSPACE_KERNEL ;;
+esac
 
 [ -d "$KSRC/.git" ] || die "$KSRC: no kernel tree; run 'make kernel-tree'"
 [ -f "$KOBJ/.config" ] || die "build the kernel once first ('make kernel')"
@@ -44,7 +48,7 @@ set -f	# the patterns are globs over tests/mutants/, not over the cwd
 read -ra patterns <<<"${MUTANTS:-*}"
 set +f
 for pattern in "${patterns[@]}"; do
-	for m in "$TOP"/tests/mutants/$pattern.patch; do
+	for m in "$mutants"/$pattern.patch; do
 		[ -f "$m" ] && patches+=("$m")
 	done
 done
