@@ -74,6 +74,7 @@ static void usage(FILE *out, int status)
 		"  -u, --user=NAME|UID[:GID]  run COMMAND as this user of ROOT's /etc/passwd\n"
 		"                           (groups from ROOT's /etc/group; HOME, USER set)\n"
 		"      --env-file=FILE      NAME=VALUE lines ('#' comments) for the environment\n"
+		"                           (a regular file of at most 4 MiB)\n"
 		"  -q, --quiet              print nothing but errors\n"
 		"  -v, --verbose            say what is being set up\n"
 		"  -h, --help               display this help and exit\n"
