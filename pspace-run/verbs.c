@@ -351,10 +351,18 @@ static int depth_of(const char *path)
 	return n;
 }
 
+/*
+ * The leader's command line, as the container wrote it: its arguments
+ * joined by spaces, and every byte that is not printable ASCII (escape
+ * sequences, a newline that would start a row of its own, UTF-8 too) and
+ * each backslash shown as \xNN, as ps(1) shows what it cannot print as
+ * '?': nothing of it reaches the caller's terminal raw.  @out holds four
+ * times what is read, plus the NUL.
+ */
 static void leader_command(pid_t pid, char *out, size_t size)
 {
-	char name[64];
-	size_t n, i;
+	char name[64], raw[128];
+	size_t n, i, o = 0;
 	FILE *f;
 
 	snprintf(name, sizeof(name), "/proc/%d/cmdline", pid);
@@ -362,12 +370,21 @@ static void leader_command(pid_t pid, char *out, size_t size)
 	f = fopen(name, "re");
 	if (!f)
 		return;
-	n = fread(out, 1, size - 1, f);
+	n = fread(raw, 1, sizeof(raw), f);
 	fclose(f);
-	for (i = 0; i + 1 < n; i++)
-		if (!out[i])
-			out[i] = ' ';
-	out[n] = '\0';
+	while (n && !raw[n - 1])
+		n--;
+	for (i = 0; i < n && o + 5 <= size; i++) {
+		unsigned char c = raw[i];
+
+		if (!c)
+			out[o++] = ' ';
+		else if (c < 0x20 || c >= 0x7f || c == '\\')
+			o += snprintf(out + o, size - o, "\\x%02x", c);
+		else
+			out[o++] = c;
+	}
+	out[o] = '\0';
 }
 
 /*
@@ -445,7 +462,7 @@ int list_pspaces(const struct config *cfg)
 	for (i = 0; i < nleaders; i++) {
 		size_t len = strlen(leaders[i].path);
 		int count = 0, indent = 2 * (depth_of(leaders[i].path) - 1);
-		char cmd[128], machine[72];
+		char cmd[4 * 128 + 1], machine[72];
 
 		/* Its own processes and those of pspaces nested in it. */
 		for (j = 0; j < nall; j++)
