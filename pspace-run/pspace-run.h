@@ -155,6 +155,8 @@ void verbose(const struct config *cfg, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void notice(const struct config *cfg, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+int send_fd(int sock, int fd);
+int receive_fd(int sock);
 
 /* pspace.c */
 void pick_hostname(struct config *cfg);
