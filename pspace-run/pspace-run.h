@@ -203,6 +203,7 @@ void machine_forget(void);
 void machine_janitor_release(void);
 pid_t machine_lookup(const char *name);
 const char *machine_of(pid_t leader, pid_t parent, char *buf, size_t size);
+int open_run_dir(const char *name, bool create);
 
 /* user.c: --user, --env-file, --boot, from files read inside ROOT */
 void resolve_user(struct config *cfg);
