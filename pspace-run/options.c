@@ -54,6 +54,9 @@ static void usage(FILE *out, int status)
 		"      --cap-drop=CAPS      drop these capabilities (comma-separated, or all)\n"
 		"      --no-new-privs       set no_new_privs for the container\n"
 		"      --seccomp=on|off     the default seccomp filter (on) or none\n"
+		"      --suid=auto|deny|allow  may the container make setuid, setgid and\n"
+		"                           file-capability files in ROOT (auto: not if\n"
+		"                           other users of the host can reach ROOT)\n"
 		"      --keep-fd=N          pass the caller's file descriptor N to COMMAND\n"
 		"                           (others above 2 are closed; repeatable)\n"
 		"  -M, --machine=NAME       the container's name (default ROOT's basename,\n"
@@ -187,7 +190,7 @@ unsigned int test_off_env(void)
 #ifdef PSPACE_TEST_FIXTURE
 	static const char *const names[] = {
 		"inroot", "sysro", "procmask", "fds", "ns", "capsets", "join", "init",
-		"devices", "moveroot", "devnodes", "exe", "puro", "apifd",
+		"devices", "moveroot", "devnodes", "exe", "puro", "apifd", "suid",
 	};
 	const char *off = getenv("PSPACE_TEST_OFF");
 	size_t i;
@@ -243,7 +246,7 @@ void parse_options(struct config *cfg, int argc, char **argv)
 {
 	enum { OPT_AS_PID2 = 254, OPT_CONSOLE = 255, OPT_HOSTNAME = 256, OPT_PID_MAX, OPT_KILL_SIGNAL, OPT_STOP_TIMEOUT,
 	       OPT_CAP_ADD, OPT_CAP_DROP, OPT_NO_NEW_PRIVS,
-	       OPT_SECCOMP = 320, OPT_KEEP_FD };
+	       OPT_SECCOMP = 320, OPT_KEEP_FD, OPT_SUID };
 	/* The options users reach for (issue 12). */
 	enum { OPT_BIND = 400, OPT_BIND_RO, OPT_TMPFS, OPT_READ_ONLY, OPT_EPHEMERAL,
 	       OPT_PRIVATE_NETWORK, OPT_CHDIR, OPT_ENV_FILE, OPT_PRIVATE_USERS };
@@ -262,6 +265,7 @@ void parse_options(struct config *cfg, int argc, char **argv)
 		{ "no-new-privs", no_argument, NULL, OPT_NO_NEW_PRIVS },
 		{ "seccomp", required_argument, NULL, OPT_SECCOMP },
 		{ "keep-fd", required_argument, NULL, OPT_KEEP_FD },
+		{ "suid", required_argument, NULL, OPT_SUID },
 		{ "machine", required_argument, NULL, 'M' },
 		{ "boot", no_argument, NULL, 'b' },
 		{ "bind", required_argument, NULL, OPT_BIND },
@@ -353,6 +357,16 @@ void parse_options(struct config *cfg, int argc, char **argv)
 				cfg->seccomp = false;
 			else
 				bad_usage("--seccomp: '%s' is neither on nor off", optarg);
+			break;
+		case OPT_SUID:
+			if (!strcmp(optarg, "auto"))
+				cfg->suid = SUID_AUTO;
+			else if (!strcmp(optarg, "deny"))
+				cfg->suid = SUID_DENY;
+			else if (!strcmp(optarg, "allow"))
+				cfg->suid = SUID_ALLOW;
+			else
+				bad_usage("--suid: '%s' is not auto, deny or allow", optarg);
 			break;
 		case OPT_KEEP_FD:
 			if (cfg->nkeep_fd == MAX_KEEP_FD)

@@ -48,6 +48,7 @@ enum test_off {
 	OFF_EXE = 1 << 11,	/* no sealed copy to run from, dumpable (selfexe.c) */
 	OFF_PURO = 1 << 12,	/* --private-users: --read-only and --bind made inside, unlocked */
 	OFF_APIFD = 1 << 13,	/* OCI: API mounts found by path, masked by path */
+	OFF_SUID = 1 << 14,	/* setuid and file-capability files made as in 0.1 */
 };
 #ifdef PSPACE_TEST_FIXTURE
 #define TEST_OFF(cfg, bit) ((cfg)->test_off & (bit))
@@ -56,6 +57,7 @@ enum test_off {
 #endif
 
 enum console_mode { CONSOLE_AUTO, CONSOLE_INTERACTIVE, CONSOLE_PIPE };
+struct sock_fprog;
 
 struct config {
 	const char *root;	/* ROOT, resolved (realpath) once checked */
@@ -76,6 +78,9 @@ struct config {
 	pid_t join;		/* --join WID */
 	bool list;		/* --list */
 	bool seccomp;		/* the default seccomp filter (--seccomp=off) */
+	const struct sock_fprog *seccomp_prog;	/* --join: the container's, recorded */
+	enum { SUID_AUTO, SUID_DENY, SUID_ALLOW } suid;	/* --suid */
+	bool no_suid;		/* no setuid/setgid/fcaps files: caps.c suid_policy() */
 	int keep_fd[MAX_KEEP_FD];	/* --keep-fd N, passed to COMMAND */
 	int nkeep_fd;
 	unsigned int test_off;	/* fixture only: enum test_off */
@@ -135,9 +140,13 @@ int stop_signal(const struct config *cfg);
 uint64_t default_cap_drop(void);
 int parse_cap_list(const char *list, uint64_t *mask);
 void lock_down(const struct config *cfg, bool keep_no_caps);
+void suid_policy(struct config *cfg);
 
 /* seccomp.c */
 void install_seccomp(const struct config *cfg);
+void record_filter(void *ctx, pid_t wid);
+void record_default_filter(const struct config *cfg, pid_t wid);
+struct sock_fprog *recorded_filter(pid_t wid);
 
 /* devices.c */
 void restrict_devices(const struct config *cfg);
@@ -236,6 +245,7 @@ void user_mounts(const struct config *cfg, int root);
 /* userns.c: unprivileged runs and --private-users */
 void userns_prepare(struct config *cfg);
 void userns_read_only(struct config *cfg);
+bool root_reachable(const char *root);
 int userns_root_fd(void);
 void userns_root_close(void);
 void userns_write_maps(const struct config *cfg, pid_t pid);

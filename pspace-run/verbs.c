@@ -261,6 +261,29 @@ static void join_and_run(const struct config *joined, int pidfd)
 
 static int watch_joined(const struct config *cfg, pid_t child);
 
+/*
+ * The container's own seccomp filter, as recorded when it was made
+ * (seccomp.c): pspace-run's default for its own containers, the bundle's
+ * profile for an OCI one.  Without a record (another runtime's
+ * container, or one of a pspace-run before records) the join is
+ * refused rather than made under another filter; except for a user's
+ * own container (in a user namespace below the caller's, the only kind
+ * a user can join) where no runtime directory held the record: what the
+ * user's filter keeps from the container is the user's own anyway, and
+ * the default filter is rebuilt as the container got it.
+ */
+static const struct sock_fprog *leader_filter(const struct config *cfg)
+{
+	const struct sock_fprog *prog = recorded_filter(cfg->join);
+
+	if (prog)
+		return prog;
+	if (geteuid() != 0 && other_userns(cfg->join))
+		return NULL;
+	die(EXIT_SETUP, "--join %d: no record of its seccomp filter (not started by this "
+	    "pspace-run?): refusing to join it under another filter", (int)cfg->join);
+}
+
 int join_container(const struct config *cfg)
 {
 	struct config joined = *cfg;
@@ -289,6 +312,8 @@ int join_container(const struct config *cfg)
 		joined.cap_drop |= ~lp.cap_bnd;
 		joined.no_new_privs |= lp.no_new_privs;
 		joined.seccomp = lp.seccomp;
+		if (lp.seccomp)
+			joined.seccomp_prog = leader_filter(cfg);
 		cgroup = open_leader_cgroup(cfg->join);
 	}
 	if (syscall(SYS_pidfd_send_signal, pidfd, 0, NULL, 0) < 0)
