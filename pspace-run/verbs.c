@@ -154,18 +154,31 @@ static int open_leader_cgroup(pid_t pid)
 	return fd;
 }
 
-static pid_t clone_into(int cgroup)
+/*
+ * A user's own container in a cgroup that is not the user's (none was
+ * delegated: it stayed where pspace-run was started) cannot be entered
+ * by the user's --join: the joined process then stays in the caller's
+ * cgroup, which is the user's own business, as the container's is.
+ */
+static pid_t clone_into(const struct config *cfg, int cgroup)
 {
 	struct {
 		uint64_t flags, pidfd, child_tid, parent_tid, exit_signal, stack, stack_size,
 			 tls, set_tid, set_tid_size, cgroup;
 	} args = { .exit_signal = SIGCHLD };
+	pid_t pid;
 
 	if (cgroup < 0)
 		return fork();
 	args.flags = CLONE_INTO_CGROUP;
 	args.cgroup = cgroup;
-	return syscall(SYS_clone3, &args, sizeof(args));
+	pid = syscall(SYS_clone3, &args, sizeof(args));
+	if (pid < 0 && (errno == EACCES || errno == EPERM) && geteuid() != 0) {
+		verbose(cfg, "--join %d: its cgroup is not yours to enter (none delegated to you): "
+			"the joined process stays in yours", (int)cfg->join);
+		return fork();
+	}
+	return pid;
 }
 
 static int wait_for(pid_t child)
@@ -306,6 +319,9 @@ int join_container(const struct config *cfg)
 		die(EXIT_SETUP, "--join %d: no such process", (int)cfg->join);
 	if (!is_leader(&pi))
 		die(EXIT_SETUP, "--join %d: not the leader of a pspace", (int)cfg->join);
+	/* Another user's container: say so, not what would fail next. */
+	if (syscall(SYS_pidfd_send_signal, pidfd, 0, NULL, 0) < 0 && errno == EPERM)
+		die_errno(EXIT_SETUP, "--join %d", (int)cfg->join);
 	if (!TEST_OFF(cfg, OFF_JOIN)) {
 		/* The same or stricter: what the leader has, less what is asked. */
 		read_leader_privs(cfg->join, &lp);
@@ -332,7 +348,7 @@ int join_container(const struct config *cfg)
 	} else {
 		/* The caller's terminal, reopened while our /proc still shows us. */
 		console_prepare(cfg);
-		child = clone_into(cgroup);
+		child = clone_into(cfg, cgroup);
 		if (child == 0)
 			join_and_run(&joined, pidfd);
 	}
