@@ -277,6 +277,7 @@ void record_filter(void *ctx, pid_t wid)
 {
 	struct filter_record r = { .start_time = oci_start_time(wid) };
 	char name[16], tmp[32];
+	struct stat st;
 	int dir, fd;
 
 	dir = open_run_dir("seccomp", true);
@@ -288,7 +289,12 @@ void record_filter(void *ctx, pid_t wid)
 	unlinkat(dir, tmp, 0);
 	fd = openat(dir, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0 || write(fd, &r, sizeof(r)) != sizeof(r) || seccomp_export_bpf(ctx, fd) < 0 ||
-	    close(fd) < 0 || renameat(dir, tmp, dir, name) < 0)
+	    fstat(fd, &st) < 0)
+		die_errno(EXIT_SETUP, "seccomp: record the container's filter");
+	/* The program's length, known once it is written. */
+	r.len = (st.st_size - sizeof(r)) / sizeof(struct sock_filter);
+	if (pwrite(fd, &r, sizeof(r), 0) != sizeof(r) || close(fd) < 0 ||
+	    renameat(dir, tmp, dir, name) < 0)
 		die_errno(EXIT_SETUP, "seccomp: record the container's filter");
 	close(dir);
 }
