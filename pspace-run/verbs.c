@@ -204,16 +204,22 @@ static int wait_for(pid_t child)
  * Nothing of the caller's, and no privilege the container lacks, is
  * ever in the pspace for the container to ptrace or read through /proc.
  */
-/* Is @pid's user namespace another than ours? */
-static bool other_userns(pid_t pid)
+/* Is @pid's namespace @ns ("user", "cgroup") another than ours? */
+static bool other_ns(pid_t pid, const char *ns)
 {
 	struct stat a, b;
-	char path[64];
+	char path[64], self[64];
 
-	snprintf(path, sizeof(path), "/proc/%d/ns/user", (int)pid);
-	if (stat(path, &a) < 0 || stat("/proc/self/ns/user", &b) < 0)
-		die_errno(EXIT_SETUP, "--join %d: its user namespace", (int)pid);
+	snprintf(path, sizeof(path), "/proc/%d/ns/%s", (int)pid, ns);
+	snprintf(self, sizeof(self), "/proc/self/ns/%s", ns);
+	if (stat(path, &a) < 0 || stat(self, &b) < 0)
+		die_errno(EXIT_SETUP, "--join %d: its %s namespace", (int)pid, ns);
 	return a.st_ino != b.st_ino || a.st_dev != b.st_dev;
+}
+
+static bool other_userns(pid_t pid)
+{
+	return other_ns(pid, "user");
 }
 
 static void join_and_run(const struct config *joined, int pidfd)
@@ -240,8 +246,15 @@ static void join_and_run(const struct config *joined, int pidfd)
 	 * its root, not the host's: the host's root is not mapped there.
 	 */
 	userns = other_userns(joined->join);
+	/*
+	 * A container given no cgroup has none of its own namespace either:
+	 * entering the caller's own again needs CAP_SYS_ADMIN over the
+	 * host's, which a user lacks (setns checks before it sees that
+	 * nothing changes).
+	 */
 	if (setns(pidfd, CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWIPC |
-		  CLONE_NEWCGROUP | (userns ? CLONE_NEWUSER : 0)) < 0)
+		  (other_ns(joined->join, "cgroup") ? CLONE_NEWCGROUP : 0) |
+		  (userns ? CLONE_NEWUSER : 0)) < 0)
 		die_errno(EXIT_SETUP, "--join %d: setns", (int)joined->join);
 	close(pidfd);
 	if (userns) {
