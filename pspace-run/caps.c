@@ -129,16 +129,29 @@ void lock_down(const struct config *cfg, bool keep_no_caps)
 	cap_free(now);
 }
 
-/* A place the container writes that another user of the host can reach. */
+/*
+ * A place the container writes that another user of the host can reach:
+ * ROOT (resolved already), or a --bind source, resolved here (a path
+ * through a 0700 directory may be a link to a place anyone reaches).
+ */
 static const char *reachable_place(const struct config *cfg)
 {
 	int i;
 
 	if (!cfg->ephemeral && root_reachable(cfg->root))
 		return cfg->root;
-	for (i = 0; i < cfg->nmounts; i++)
-		if (cfg->mounts[i].type == MNT_BIND && root_reachable(cfg->mounts[i].src))
+	for (i = 0; i < cfg->nmounts; i++) {
+		char *real;
+		bool reachable;
+
+		if (cfg->mounts[i].type != MNT_BIND)
+			continue;
+		real = realpath(cfg->mounts[i].src, NULL);
+		reachable = !real || root_reachable(real);
+		free(real);
+		if (reachable)
 			return cfg->mounts[i].src;
+	}
 	return NULL;
 }
 
