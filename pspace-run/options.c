@@ -98,6 +98,21 @@ static void bad_usage(const char *fmt, const char *arg)
 	exit(EXIT_SETUP);
 }
 
+/* Which of @names (NULL-terminated) @arg is; else "--OPT: 'ARG' is @expected". */
+static int parse_choice(const char *opt, const char *arg, const char *const names[],
+			const char *expected)
+{
+	char fmt[128];
+	int i;
+
+	for (i = 0; names[i]; i++)
+		if (!strcmp(arg, names[i]))
+			return i;
+	snprintf(fmt, sizeof(fmt), "--%s: '%%s' is %s", opt, expected);
+	bad_usage(fmt, arg);
+	return -1;
+}
+
 static long parse_number(const char *opt, const char *arg, long min, long max)
 {
 	char *end;
@@ -284,6 +299,10 @@ void parse_options(struct config *cfg, int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
+	/* In the order of their enums (CONSOLE_INTERACTIVE on, SUID_AUTO on). */
+	static const char *const console_modes[] = { "interactive", "pipe", NULL };
+	static const char *const on_off[] = { "on", "off", NULL };
+	static const char *const suid_policies[] = { "auto", "deny", "allow", NULL };
 	uint64_t mask;
 	int c;
 
@@ -316,12 +335,8 @@ void parse_options(struct config *cfg, int argc, char **argv)
 			cfg->as_pid2 = true;
 			break;
 		case OPT_CONSOLE:
-			if (!strcmp(optarg, "interactive"))
-				cfg->console = CONSOLE_INTERACTIVE;
-			else if (!strcmp(optarg, "pipe"))
-				cfg->console = CONSOLE_PIPE;
-			else
-				bad_usage("--console: '%s' is neither interactive nor pipe", optarg);
+			cfg->console = parse_choice("console", optarg, console_modes,
+						    "neither interactive nor pipe") + CONSOLE_INTERACTIVE;
 			break;
 		case OPT_HOSTNAME:
 			if (!*optarg || strlen(optarg) > 64)
@@ -351,22 +366,10 @@ void parse_options(struct config *cfg, int argc, char **argv)
 			cfg->no_new_privs = true;
 			break;
 		case OPT_SECCOMP:
-			if (!strcmp(optarg, "on"))
-				cfg->seccomp = true;
-			else if (!strcmp(optarg, "off"))
-				cfg->seccomp = false;
-			else
-				bad_usage("--seccomp: '%s' is neither on nor off", optarg);
+			cfg->seccomp = !parse_choice("seccomp", optarg, on_off, "neither on nor off");
 			break;
 		case OPT_SUID:
-			if (!strcmp(optarg, "auto"))
-				cfg->suid = SUID_AUTO;
-			else if (!strcmp(optarg, "deny"))
-				cfg->suid = SUID_DENY;
-			else if (!strcmp(optarg, "allow"))
-				cfg->suid = SUID_ALLOW;
-			else
-				bad_usage("--suid: '%s' is not auto, deny or allow", optarg);
+			cfg->suid = parse_choice("suid", optarg, suid_policies, "not auto, deny or allow");
 			break;
 		case OPT_KEEP_FD:
 			if (cfg->nkeep_fd == MAX_KEEP_FD)
