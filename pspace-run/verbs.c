@@ -296,13 +296,15 @@ static int watch_joined(const struct config *cfg, pid_t child);
  * own container (in a user namespace below the caller's, the only kind
  * a user can join) where no runtime directory held the record: what the
  * user's filter keeps from the container is the user's own anyway, and
- * the default filter is rebuilt as the container got it.
+ * the default filter is rebuilt as the container got it.  The record
+ * counts even while the leader has no filter yet (an OCI container
+ * created, not started, whose leader loads it just before its exec).
  */
-static const struct sock_fprog *leader_filter(const struct config *cfg)
+static const struct sock_fprog *leader_filter(const struct config *cfg, bool filtered)
 {
 	const struct sock_fprog *prog = recorded_filter(cfg->join);
 
-	if (prog)
+	if (prog || !filtered)
 		return prog;
 	if (geteuid() != 0 && other_userns(cfg->join))
 		return NULL;
@@ -341,8 +343,7 @@ int join_container(const struct config *cfg)
 		joined.cap_drop |= ~lp.cap_bnd;
 		joined.no_new_privs |= lp.no_new_privs;
 		joined.seccomp = lp.seccomp;
-		if (lp.seccomp)
-			joined.seccomp_prog = leader_filter(cfg);
+		joined.seccomp_prog = leader_filter(cfg, lp.seccomp);
 		cgroup = open_leader_cgroup(cfg->join);
 	}
 	if (syscall(SYS_pidfd_send_signal, pidfd, 0, NULL, 0) < 0)
