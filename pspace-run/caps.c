@@ -128,3 +128,76 @@ void lock_down(const struct config *cfg, bool keep_no_caps)
 	cap_free(want);
 	cap_free(now);
 }
+
+/*
+ * A place the container writes that another user of the host can reach:
+ * ROOT (resolved already), or a --bind source, resolved here (a path
+ * through a 0700 directory may be a link to a place anyone reaches).
+ */
+static const char *reachable_place(const struct config *cfg)
+{
+	int i;
+
+	if (!cfg->ephemeral && root_reachable(cfg->root))
+		return cfg->root;
+	for (i = 0; i < cfg->nmounts; i++) {
+		char *real;
+		bool reachable;
+
+		if (cfg->mounts[i].type != MNT_BIND)
+			continue;
+		real = realpath(cfg->mounts[i].src, NULL);
+		reachable = !real || root_reachable(real);
+		free(real);
+		if (reachable)
+			return cfg->mounts[i].src;
+	}
+	return NULL;
+}
+
+/*
+ * Setuid, setgid and file-capability files (--suid, issue 32).  Root in
+ * the container owns ROOT's files, and what it makes setuid there (or
+ * gives a file capability) runs with that privilege for every user of
+ * the host who can reach ROOT's path: the host's root's, without a user
+ * namespace or with --private-users (its idmap writes uid 0), the
+ * caller's, unprivileged.  So where ROOT or a --bind source is within
+ * other users' reach (auto), or always (deny), no such file can be made:
+ * CAP_FSETID goes (a write to a setuid file, a truncate or a chown
+ * clears its bits; a new setgid file is only of the creator's groups),
+ * CAP_SETFCAP goes (no security.capability), and the seccomp filter
+ * refuses a mode with S_ISUID or S_ISGID to chmod, open, creat and mknod
+ * and their relatives, as systemd's RestrictSUIDSGID= does.  openat2()
+ * keeps its mode where no filter reads it, but a file it makes setuid
+ * is empty, and the first write clears the bit.
+ */
+void suid_policy(struct config *cfg)
+{
+	const char *place;
+
+	if (TEST_OFF(cfg, OFF_SUID))
+		return;
+	place = reachable_place(cfg);
+	if (cfg->suid == SUID_ALLOW) {
+		if (place && !cfg->quiet)
+			warn("--suid=allow: %s is reachable by other users of the host: a setuid, setgid "
+			     "or file-capability file the container makes in it works for them too",
+			     place);
+		return;
+	}
+	if (cfg->suid == SUID_AUTO && !place) {
+		verbose(cfg, "--suid=auto: ROOT is below a directory only its owner can search: "
+			"setuid files may be made in it");
+		return;
+	}
+	cfg->no_suid = true;
+	cfg->cap_drop |= 1ULL << CAP_FSETID | 1ULL << CAP_SETFCAP;
+	verbose(cfg, "--suid=%s: %s%s: no setuid, setgid or file-capability files "
+		"(CAP_FSETID and CAP_SETFCAP dropped, S_ISUID and S_ISGID refused)",
+		cfg->suid == SUID_DENY ? "deny" : "auto", place ? place : "ROOT",
+		place ? " is reachable by other users of the host" : "");
+	if (!cfg->seccomp && !cfg->quiet)
+		warn("--seccomp=off: the container may set S_ISUID on its own files in %s, which "
+		     "other users of the host reach (--suid: only CAP_FSETID and CAP_SETFCAP dropped)",
+		     place ? place : cfg->root);
+}

@@ -117,65 +117,6 @@ void console_done(void)
 		}
 }
 
-/* One byte carrying one file descriptor (SCM_RIGHTS). */
-struct fd_msg {
-	char data;
-	struct iovec iov;
-	union {
-		char buf[CMSG_SPACE(sizeof(int))];
-		struct cmsghdr align;
-	} u;
-	struct msghdr msg;
-};
-
-static void init_fd_msg(struct fd_msg *m)
-{
-	memset(m, 0, sizeof(*m));
-	m->data = 'm';
-	m->iov.iov_base = &m->data;
-	m->iov.iov_len = 1;
-	m->msg.msg_iov = &m->iov;
-	m->msg.msg_iovlen = 1;
-	m->msg.msg_control = m->u.buf;
-	m->msg.msg_controllen = sizeof(m->u.buf);
-}
-
-static void send_fd(int sock, int fd)
-{
-	struct fd_msg m;
-	struct cmsghdr *c;
-
-	init_fd_msg(&m);
-	c = CMSG_FIRSTHDR(&m.msg);
-	c->cmsg_level = SOL_SOCKET;
-	c->cmsg_type = SCM_RIGHTS;
-	c->cmsg_len = CMSG_LEN(sizeof(int));
-	memcpy(CMSG_DATA(c), &fd, sizeof(int));
-	if (sendmsg(sock, &m.msg, MSG_NOSIGNAL) != 1)
-		die_errno(EXIT_SETUP, "pass the console to pspace-run");
-}
-
-static int receive_fd(int sock)
-{
-	struct fd_msg m;
-	struct cmsghdr *c;
-	ssize_t n;
-	int fd;
-
-	init_fd_msg(&m);
-	do
-		n = recvmsg(sock, &m.msg, MSG_CMSG_CLOEXEC);
-	while (n < 0 && errno == EINTR);
-	if (n != 1)
-		return -1;
-	c = CMSG_FIRSTHDR(&m.msg);
-	if (!c || c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS ||
-	    c->cmsg_len != CMSG_LEN(sizeof(int)))
-		return -1;
-	memcpy(&fd, CMSG_DATA(c), sizeof(int));
-	return fd;
-}
-
 /*
  * The caller's terminal fd @fd, as a file description of our own (so that
  * O_NONBLOCK stays ours); failing that (no /proc), @fd itself, which gets
@@ -313,7 +254,8 @@ void console_setup_child(const struct config *cfg, int sock)
 		die_errno(EXIT_SETUP, "make the console the controlling terminal");
 	if (!cfg->join)
 		bind_console(slave);
-	send_fd(sock, master);
+	if (send_fd(sock, master) < 0)
+		die_errno(EXIT_SETUP, "pass the console to pspace-run");
 	close(master);
 	close(sock);
 	for (fd = 0; fd < 3; fd++)

@@ -42,21 +42,25 @@ static char claimed[72];	/* its name */
 static pid_t owner;		/* the pspace-run that holds it */
 
 /*
- * RUNDIR/machines, created if @create: /run for root, else
- * $XDG_RUNTIME_DIR.  Each level must be a directory of ours that nobody
- * else can write to (a name file is only ever opened O_NOFOLLOW in it).
+ * RUNDIR/pspace-run/@name (machines, seccomp), created if @create: /run
+ * for root, else $XDG_RUNTIME_DIR.  Each level must be a directory of
+ * ours that nobody else can write to (a file is only ever opened
+ * O_NOFOLLOW in it); @name itself nobody else can list either (the
+ * names of root's containers are root's business, issue 32): one made
+ * 0755 by an earlier version is made 0700.
  */
-static int open_dir(const char *base, bool create)
+static int open_dir(const char *base, bool create, mode_t mode)
 {
 	int fd;
 	struct stat st;
 
-	if (create && mkdirat(AT_FDCWD, base, 0755) < 0 && errno != EEXIST)
+	if (create && mkdirat(AT_FDCWD, base, mode) < 0 && errno != EEXIST)
 		return -1;
 	fd = open(base, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
-	if (fstat(fd, &st) < 0 || st.st_uid != geteuid() || (st.st_mode & 022)) {
+	if (fstat(fd, &st) < 0 || st.st_uid != geteuid() || (st.st_mode & 022) ||
+	    ((st.st_mode & 0777 & ~mode) && fchmod(fd, mode) < 0)) {
 		close(fd);
 		errno = EPERM;
 		return -1;
@@ -64,7 +68,7 @@ static int open_dir(const char *base, bool create)
 	return fd;
 }
 
-static int open_machines(bool create)
+int open_run_dir(const char *name, bool create)
 {
 	const char *base = "/run";
 	char path[4096];
@@ -75,12 +79,17 @@ static int open_machines(bool create)
 	if (access(base, F_OK) < 0)
 		return -1;
 	snprintf(path, sizeof(path), "%s/pspace-run", base);
-	fd = open_dir(path, create);
+	fd = open_dir(path, create, 0755);
 	if (fd < 0)
 		return -1;
 	close(fd);
-	snprintf(path, sizeof(path), "%s/" MACHINES, base);
-	return open_dir(path, create);
+	snprintf(path, sizeof(path), "%s/pspace-run/%s", base, name);
+	return open_dir(path, create, 0700);
+}
+
+static int open_machines(bool create)
+{
+	return open_run_dir("machines", create);
 }
 
 static bool valid_machine(const char *name)

@@ -98,6 +98,7 @@ int main(int argc, char **argv)
 	find_init(&cfg);
 	resolve_user(&cfg);
 	check_mount_sources(&cfg);
+	suid_policy(&cfg);
 	userns_read_only(&cfg);
 	if (cfg.machine_given && !cfg.hostname)
 		cfg.hostname = cfg.machine;

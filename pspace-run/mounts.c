@@ -20,6 +20,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <linux/mount.h>
 #include <linux/magic.h>
 #include <linux/openat2.h>
@@ -28,7 +29,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "pspace-run.h"
@@ -257,6 +260,37 @@ static int dev_node_fd[sizeof(dev_nodes) / sizeof(dev_nodes[0])];
 static dev_t dev_node_rdev[sizeof(dev_nodes) / sizeof(dev_nodes[0])];
 static int host_sys = -1;
 
+/*
+ * A sysfs of a network namespace of its own, made by a child that
+ * unshares one and passes the mount back: root of a user namespace may
+ * mount sysfs only for a network namespace its namespace owns.  It has
+ * none of the host's submounts; its /sys/class/net shows that
+ * namespace's lo, not the host's interfaces.
+ */
+static int sysfs_of_own_netns(void)
+{
+	int sock[2], fd, status;
+	pid_t child;
+
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sock) < 0)
+		die_errno(EXIT_SETUP, "/sys: socketpair");
+	child = fork();
+	if (child < 0)
+		die_errno(EXIT_SETUP, "/sys: fork");
+	if (child == 0) {
+		close(sock[0]);
+		if (unshare(CLONE_NEWNET) < 0)
+			die_errno(EXIT_SETUP, "/sys: a network namespace for a sysfs of its own");
+		_exit(send_fd(sock[1], new_fs("sysfs", NULL, 0, "/sys")) < 0 ? EXIT_SETUP : 0);
+	}
+	close(sock[1]);
+	fd = receive_fd(sock[0]);
+	close(sock[0]);
+	if (waitpid(child, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) || fd < 0)
+		die(EXIT_SETUP, "/sys: no sysfs of its own in the user namespace");
+	return fd;
+}
+
 static void clone_host_sources(void)
 {
 	char path[32];
@@ -285,14 +319,15 @@ static void clone_host_sources(void)
 	/*
 	 * In a user namespace the host's submounts of /sys are locked
 	 * (MNT_LOCKED: what they cover must stay covered), and a clone that
-	 * would leave them behind is refused (EINVAL): then they come along,
-	 * read-only like the rest, as the host's files they are (no write
-	 * reaches them: their owners are not mapped inside).
+	 * would leave them behind is refused (EINVAL).  Taking them along
+	 * would show tracefs, debugfs or securityfs, whose world-readable
+	 * files are readable inside (issue 32): a sysfs of a network
+	 * namespace of our own instead, which has none.
 	 */
 	if (host_sys < 0 && errno == EINVAL && !config->private_network) {
-		verbose(config, "/sys: the host's submounts are locked in a user namespace: "
-			"they come along, read-only");
-		host_sys = sys_open_tree(AT_FDCWD, "/sys", OPEN_TREE_CLONE | AT_RECURSIVE);
+		verbose(config, "/sys: the host's submounts are locked to it in a user namespace: "
+			"a sysfs of a network namespace of its own instead");
+		host_sys = sysfs_of_own_netns();
 	}
 	/*
 	 * --private-network: a network namespace of our own has a sysfs of

@@ -352,6 +352,9 @@ int oci_create(const struct oci_create_opts *o, bool run)
 
 	st.pid = pid;
 	st.start_time = oci_start_time(pid);
+	/* What pspace-run --join of it must load (seccomp.c). */
+	if (ctx)
+		record_filter(ctx, pid);
 	st.ns_flags = s->clone_flags;
 	snprintf(st.bundle, sizeof(st.bundle), "%s", s->bundle);
 	snprintf(st.rootfs, sizeof(st.rootfs), "%s", s->root);

@@ -136,56 +136,100 @@ static void normalise(char *out, const char *in)
 }
 
 /*
- * The mount point @dest (absolute in the container) inside @root: made
- * when missing, a directory unless @file, component by component through
- * directory fds resolved in the root.  Returns it O_PATH.
+ * Make the first missing component of @path (relative to @root, resolved
+ * with @resolve) in its parent: a directory, or a file if it is the last
+ * one and @file.  If a dangling symbolic link is in its place, @path is
+ * rewritten to lead through the link's target instead, as the kernel
+ * would follow it inside the root.  0 when something was done.
+ */
+static int make_missing(int root, char *path, size_t size, bool file, uint64_t resolve)
+{
+	char prefix[PATH_MAX], target[PATH_MAX], rest[PATH_MAX];
+	size_t start = 0, end;
+	int parent = -1, fd;
+	ssize_t n;
+
+	for (;;) {
+		while (path[start] == '/')
+			start++;
+		if (!path[start])
+			return -1;	/* all there: not ENOENT after all */
+		end = start + strcspn(path + start, "/");
+		snprintf(prefix, sizeof(prefix), "%.*s", (int)end, path);
+		fd = open_in(root, prefix, O_PATH, resolve);
+		if (fd < 0)
+			break;
+		close(fd);
+		start = end;
+	}
+	if (errno != ENOENT)
+		return -1;
+	snprintf(prefix, sizeof(prefix), "%.*s", (int)start, path);
+	parent = start ? open_in(root, prefix, O_PATH | O_DIRECTORY, resolve)
+		       : fcntl(root, F_DUPFD_CLOEXEC, 0);
+	if (parent < 0)
+		return -1;
+	snprintf(rest, sizeof(rest), "%s", path + end);
+	path[end] = '\0';
+	if (file && !rest[strspn(rest, "/")]) {
+		fd = openat(parent, path + start, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC,
+			    0644);
+		if (fd >= 0)
+			close(fd);
+	} else {
+		fd = mkdirat(parent, path + start, 0755);
+	}
+	if (fd < 0 && errno == EEXIST) {
+		n = readlinkat(parent, path + start, target, sizeof(target) - 1);
+		if (n <= 0) {
+			close(parent);
+			return -1;
+		}
+		target[n] = '\0';
+		if (snprintf(path, size, "%s/%s%s", target[0] == '/' ? "" : prefix, target, rest) >=
+		    (int)size)
+			errno = ENAMETOOLONG, fd = -1;
+		else
+			fd = 0;
+	} else {
+		snprintf(path + end, size - end, "%s", rest);
+	}
+	close(parent);
+	return fd < 0 ? -1 : 0;
+}
+
+/*
+ * The mount point @dest (absolute in the container) inside @root, found
+ * with @resolve and made when missing (make_missing), component by
+ * component.  A symbolic link in the image is followed inside the root
+ * (/etc/resolv.conf -> /run/..., absolute or relative, dangling or not),
+ * as crun follows it.  Returns it O_PATH; -1 for a link when @resolve
+ * has RESOLVE_NO_SYMLINKS.
  */
 static int mount_point(int root, const char *dest, bool file, uint64_t resolve)
 {
-	char *path = strdup(dest), *comp, *next;
-	int dir = fcntl(root, F_DUPFD_CLOEXEC, 0), fd;
+	char path[PATH_MAX];
+	const char *c;
+	int fd, tries;
 
-	for (comp = path; *comp == '/'; comp++)
-		;
-	while (*comp) {
-		next = strchr(comp, '/');
-		if (next)
-			while (*next == '/')
-				*next++ = '\0';
-		if (!strcmp(comp, ".."))
+	for (c = dest; *c; c += strcspn(c, "/")) {
+		c += strspn(c, "/");
+		if (!strncmp(c, "..", 2) && (!c[2] || c[2] == '/'))
 			die(EXIT_SETUP, "mount destination %s: has a '..'", dest);
-		fd = open_in(dir, comp, O_PATH, resolve);
-		if (fd < 0 && errno == ENOENT) {
-			if (next && *next)
-				file = false;
-			if ((!next || !*next) && file) {
-				int f = openat(dir, comp, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW |
-					       O_CLOEXEC, 0644);
-
-				if (f < 0 && errno != EEXIST)
-					die_errno(EXIT_SETUP, "mount destination %s: create", dest);
-				if (f >= 0)
-					close(f);
-			} else if (mkdirat(dir, comp, 0755) < 0 && errno != EEXIST) {
-				die_errno(EXIT_SETUP, "mount destination %s: mkdir", dest);
-			}
-			fd = open_in(dir, comp, O_PATH, resolve);
-		}
-		if (fd < 0 && errno == ELOOP && (resolve & RESOLVE_NO_SYMLINKS)) {
-			close(dir);
-			free(path);
-			return -1;
-		}
-		if (fd < 0)
-			die_errno(EXIT_SETUP, "mount destination %s", dest);
-		close(dir);
-		dir = fd;
-		if (!next)
-			break;
-		comp = next;
 	}
-	free(path);
-	return dir;
+	snprintf(path, sizeof(path), "%s", dest);
+	for (tries = 0; tries < 64; tries++) {
+		fd = open_in(root, path, O_PATH, resolve);
+		if (fd >= 0)
+			return fd;
+		if (errno == ENOENT && make_missing(root, path, sizeof(path), file, resolve) == 0)
+			continue;
+		if (errno == ELOOP && (resolve & RESOLVE_NO_SYMLINKS))
+			return -1;
+		die_errno(EXIT_SETUP, "mount destination %s", dest);
+	}
+	errno = ELOOP;
+	die_errno(EXIT_SETUP, "mount destination %s", dest);
 }
 
 static int new_fs(const char *type, const char *data, uint64_t attr, const char *dest)

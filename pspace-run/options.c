@@ -54,6 +54,9 @@ static void usage(FILE *out, int status)
 		"      --cap-drop=CAPS      drop these capabilities (comma-separated, or all)\n"
 		"      --no-new-privs       set no_new_privs for the container\n"
 		"      --seccomp=on|off     the default seccomp filter (on) or none\n"
+		"      --suid=auto|deny|allow  may the container make setuid, setgid and\n"
+		"                           file-capability files in ROOT (auto: not if\n"
+		"                           other users of the host can reach ROOT)\n"
 		"      --keep-fd=N          pass the caller's file descriptor N to COMMAND\n"
 		"                           (others above 2 are closed; repeatable)\n"
 		"  -M, --machine=NAME       the container's name (default ROOT's basename,\n"
@@ -74,6 +77,7 @@ static void usage(FILE *out, int status)
 		"  -u, --user=NAME|UID[:GID]  run COMMAND as this user of ROOT's /etc/passwd\n"
 		"                           (groups from ROOT's /etc/group; HOME, USER set)\n"
 		"      --env-file=FILE      NAME=VALUE lines ('#' comments) for the environment\n"
+		"                           (a regular file of at most 4 MiB)\n"
 		"  -q, --quiet              print nothing but errors\n"
 		"  -v, --verbose            say what is being set up\n"
 		"  -h, --help               display this help and exit\n"
@@ -92,6 +96,21 @@ static void bad_usage(const char *fmt, const char *arg)
 	fprintf(stderr, fmt, arg);
 	fprintf(stderr, "\nTry '%s --help' for more information.\n", progname);
 	exit(EXIT_SETUP);
+}
+
+/* Which of @names (NULL-terminated) @arg is; else "--OPT: 'ARG' is @expected". */
+static int parse_choice(const char *opt, const char *arg, const char *const names[],
+			const char *expected)
+{
+	char fmt[128];
+	int i;
+
+	for (i = 0; names[i]; i++)
+		if (!strcmp(arg, names[i]))
+			return i;
+	snprintf(fmt, sizeof(fmt), "--%s: '%%s' is %s", opt, expected);
+	bad_usage(fmt, arg);
+	return -1;
 }
 
 static long parse_number(const char *opt, const char *arg, long min, long max)
@@ -186,8 +205,8 @@ unsigned int test_off_env(void)
 #ifdef PSPACE_TEST_FIXTURE
 	static const char *const names[] = {
 		"inroot", "sysro", "procmask", "fds", "ns", "capsets", "join", "init",
-		"devices", "moveroot", "devnodes", "exe", "puro", "apifd", "autokill",
-		"npspace", "pidns",
+		"devices", "moveroot", "devnodes", "exe", "puro", "apifd", "suid",
+		"autokill", "npspace", "pidns",
 	};
 	const char *off = getenv("PSPACE_TEST_OFF");
 	size_t i;
@@ -243,7 +262,7 @@ void parse_options(struct config *cfg, int argc, char **argv)
 {
 	enum { OPT_AS_PID2 = 254, OPT_CONSOLE = 255, OPT_HOSTNAME = 256, OPT_PID_MAX, OPT_KILL_SIGNAL, OPT_STOP_TIMEOUT,
 	       OPT_CAP_ADD, OPT_CAP_DROP, OPT_NO_NEW_PRIVS,
-	       OPT_SECCOMP = 320, OPT_KEEP_FD };
+	       OPT_SECCOMP = 320, OPT_KEEP_FD, OPT_SUID };
 	/* The options users reach for (issue 12). */
 	enum { OPT_BIND = 400, OPT_BIND_RO, OPT_TMPFS, OPT_READ_ONLY, OPT_EPHEMERAL,
 	       OPT_PRIVATE_NETWORK, OPT_CHDIR, OPT_ENV_FILE, OPT_PRIVATE_USERS };
@@ -262,6 +281,7 @@ void parse_options(struct config *cfg, int argc, char **argv)
 		{ "no-new-privs", no_argument, NULL, OPT_NO_NEW_PRIVS },
 		{ "seccomp", required_argument, NULL, OPT_SECCOMP },
 		{ "keep-fd", required_argument, NULL, OPT_KEEP_FD },
+		{ "suid", required_argument, NULL, OPT_SUID },
 		{ "machine", required_argument, NULL, 'M' },
 		{ "boot", no_argument, NULL, 'b' },
 		{ "bind", required_argument, NULL, OPT_BIND },
@@ -280,6 +300,10 @@ void parse_options(struct config *cfg, int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
+	/* In the order of their enums (CONSOLE_INTERACTIVE on, SUID_AUTO on). */
+	static const char *const console_modes[] = { "interactive", "pipe", NULL };
+	static const char *const on_off[] = { "on", "off", NULL };
+	static const char *const suid_policies[] = { "auto", "deny", "allow", NULL };
 	uint64_t mask;
 	int c;
 
@@ -312,12 +336,8 @@ void parse_options(struct config *cfg, int argc, char **argv)
 			cfg->as_pid2 = true;
 			break;
 		case OPT_CONSOLE:
-			if (!strcmp(optarg, "interactive"))
-				cfg->console = CONSOLE_INTERACTIVE;
-			else if (!strcmp(optarg, "pipe"))
-				cfg->console = CONSOLE_PIPE;
-			else
-				bad_usage("--console: '%s' is neither interactive nor pipe", optarg);
+			cfg->console = parse_choice("console", optarg, console_modes,
+						    "neither interactive nor pipe") + CONSOLE_INTERACTIVE;
 			break;
 		case OPT_HOSTNAME:
 			if (!*optarg || strlen(optarg) > 64)
@@ -347,12 +367,10 @@ void parse_options(struct config *cfg, int argc, char **argv)
 			cfg->no_new_privs = true;
 			break;
 		case OPT_SECCOMP:
-			if (!strcmp(optarg, "on"))
-				cfg->seccomp = true;
-			else if (!strcmp(optarg, "off"))
-				cfg->seccomp = false;
-			else
-				bad_usage("--seccomp: '%s' is neither on nor off", optarg);
+			cfg->seccomp = !parse_choice("seccomp", optarg, on_off, "neither on nor off");
+			break;
+		case OPT_SUID:
+			cfg->suid = parse_choice("suid", optarg, suid_policies, "not auto, deny or allow");
 			break;
 		case OPT_KEEP_FD:
 			if (cfg->nkeep_fd == MAX_KEEP_FD)

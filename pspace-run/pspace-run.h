@@ -57,9 +57,10 @@ enum test_off {
 	OFF_EXE = 1 << 11,	/* no sealed copy to run from, dumpable (selfexe.c) */
 	OFF_PURO = 1 << 12,	/* --private-users: --read-only and --bind made inside, unlocked */
 	OFF_APIFD = 1 << 13,	/* OCI: API mounts found by path, masked by path */
-	OFF_AUTOKILL = 1 << 14,	/* no CLONE_PIDFD_AUTOKILL: the PDEATHSIG fallback alone */
-	OFF_NPSPACE = 1 << 15,	/* a kernel whose bit makes a plain pid namespace (SPEC 1.10) */
-	OFF_PIDNS = 1 << 16,	/* a kernel whose bit makes no pid namespace at all */
+	OFF_SUID = 1 << 14,	/* setuid and file-capability files made as in 0.1 */
+	OFF_AUTOKILL = 1 << 15,	/* no CLONE_PIDFD_AUTOKILL: the PDEATHSIG fallback alone */
+	OFF_NPSPACE = 1 << 16,	/* a kernel whose bit makes a plain pid namespace (SPEC 1.10) */
+	OFF_PIDNS = 1 << 17,	/* a kernel whose bit makes no pid namespace at all */
 };
 #ifdef PSPACE_TEST_FIXTURE
 #define TEST_OFF(cfg, bit) ((cfg)->test_off & (bit))
@@ -68,6 +69,7 @@ enum test_off {
 #endif
 
 enum console_mode { CONSOLE_AUTO, CONSOLE_INTERACTIVE, CONSOLE_PIPE };
+struct sock_fprog;
 
 struct config {
 	const char *root;	/* ROOT, resolved (realpath) once checked */
@@ -88,6 +90,9 @@ struct config {
 	pid_t join;		/* --join WID */
 	bool list;		/* --list */
 	bool seccomp;		/* the default seccomp filter (--seccomp=off) */
+	const struct sock_fprog *seccomp_prog;	/* --join: the container's, recorded */
+	enum { SUID_AUTO, SUID_DENY, SUID_ALLOW } suid;	/* --suid */
+	bool no_suid;		/* no setuid/setgid/fcaps files: caps.c suid_policy() */
 	int keep_fd[MAX_KEEP_FD];	/* --keep-fd N, passed to COMMAND */
 	int nkeep_fd;
 	unsigned int test_off;	/* fixture only: enum test_off */
@@ -147,9 +152,13 @@ int stop_signal(const struct config *cfg);
 uint64_t default_cap_drop(void);
 int parse_cap_list(const char *list, uint64_t *mask);
 void lock_down(const struct config *cfg, bool keep_no_caps);
+void suid_policy(struct config *cfg);
 
 /* seccomp.c */
 void install_seccomp(const struct config *cfg);
+void record_filter(void *ctx, pid_t wid);
+void record_default_filter(const struct config *cfg, pid_t wid);
+struct sock_fprog *recorded_filter(pid_t wid);
 
 /* devices.c */
 void restrict_devices(const struct config *cfg);
@@ -167,6 +176,8 @@ void verbose(const struct config *cfg, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void notice(const struct config *cfg, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+int send_fd(int sock, int fd);
+int receive_fd(int sock);
 
 /* pspace.c */
 void pick_hostname(struct config *cfg);
@@ -215,6 +226,7 @@ void machine_forget(void);
 void machine_janitor_release(void);
 pid_t machine_lookup(const char *name);
 const char *machine_of(pid_t leader, pid_t parent, char *buf, size_t size);
+int open_run_dir(const char *name, bool create);
 
 /* user.c: --user, --env-file, --boot, from files read inside ROOT */
 void resolve_user(struct config *cfg);
@@ -247,6 +259,7 @@ void user_mounts(const struct config *cfg, int root);
 /* userns.c: unprivileged runs and --private-users */
 void userns_prepare(struct config *cfg);
 void userns_read_only(struct config *cfg);
+bool root_reachable(const char *root);
 int userns_root_fd(void);
 void userns_root_close(void);
 void userns_write_maps(const struct config *cfg, pid_t pid);

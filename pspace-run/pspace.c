@@ -180,8 +180,11 @@ pid_t spawn_pspace(const struct config *cfg, int *pidfd, int *console, bool *aut
 
 	if (pipe2(alive, O_CLOEXEC) < 0)
 		die_errno(EXIT_SETUP, "pipe");
-	/* A user namespace: the leader waits until its maps are written. */
-	if (cfg->userns && pipe2(sync, O_CLOEXEC) < 0)
+	/*
+	 * The leader waits until its seccomp filter is recorded for --join
+	 * (seccomp.c), and in a user namespace until its maps are written.
+	 */
+	if (pipe2(sync, O_CLOEXEC) < 0)
 		die_errno(EXIT_SETUP, "pipe");
 	if (cfg->console == CONSOLE_INTERACTIVE &&
 	    socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sock) < 0)
@@ -258,9 +261,15 @@ pid_t spawn_pspace(const struct config *cfg, int *pidfd, int *console, bool *aut
 		close(alive[1]);
 		if (cwd >= 0)
 			close(cwd);
+		close(sync[1]);
 		if (cfg->userns) {
-			close(sync[1]);
 			userns_enter(cfg, sync[0]);
+		} else {
+			char c;
+
+			if (read(sync[0], &c, 1) != 1)
+				_exit(EXIT_SETUP);
+			close(sync[0]);
 		}
 		if (sock[0] >= 0)
 			close(sock[0]);
@@ -286,13 +295,13 @@ pid_t spawn_pspace(const struct config *cfg, int *pidfd, int *console, bool *aut
 		exec_command(cfg);
 	}
 	close(alive[0]);
-	if (cfg->userns) {
-		close(sync[0]);
+	close(sync[0]);
+	record_default_filter(cfg, pid);
+	if (cfg->userns)
 		userns_write_maps(cfg, pid);
-		if (write(sync[1], "", 1) != 1)
-			die_errno(EXIT_SETUP, "user namespace: start the leader");
-		close(sync[1]);
-	}
+	if (write(sync[1], "", 1) != 1)
+		die_errno(EXIT_SETUP, "start the leader");
+	close(sync[1]);
 	if (cgroup >= 0)
 		close(cgroup);
 	/* alive[1] stays open, unused, for as long as pspace-run lives. */

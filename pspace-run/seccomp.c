@@ -16,15 +16,24 @@
  * The rules cover the x86-64, i386 and x32 entry points alike (a 32-bit
  * int $0x80 has its own numbers); a call from any other ABI is killed.
  */
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 #include <linux/reboot.h>
 #include <seccomp.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/capability.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "pspace-run.h"
+#include "oci.h"
 
 #define ALWAYS (-1)
 
@@ -95,6 +104,20 @@ static const unsigned int host_reboot[] = {
  */
 static const unsigned long tty_injection[] = { TIOCSTI, TIOCLINUX, TIOCCONS };
 
+/*
+ * --suid (caps.c suid_policy): a mode with S_ISUID or S_ISGID refused to
+ * the calls that set one, as systemd's RestrictSUIDSGID=: which argument
+ * is the mode, and which the flags that make open() create (-1: none).
+ */
+static const struct {
+	const char *name;
+	int mode, flags;
+} sets_mode[] = {
+	{ "chmod", 1, -1 }, { "fchmod", 1, -1 }, { "fchmodat", 2, -1 }, { "fchmodat2", 2, -1 },
+	{ "creat", 1, -1 }, { "mknod", 1, -1 }, { "mknodat", 2, -1 },
+	{ "open", 2, 1 }, { "openat", 3, 2 },
+};
+
 static void check(int r, const char *what)
 {
 	if (r < 0) {
@@ -103,14 +126,39 @@ static void check(int r, const char *what)
 	}
 }
 
-void install_seccomp(const struct config *cfg)
+static void deny_suid_mode(scmp_filter_ctx ctx, const char *name, int mode, int flags)
+{
+	static const unsigned int bits[] = { S_ISUID, S_ISGID };
+	static const unsigned int creates[] = { O_CREAT, O_TMPFILE & ~O_DIRECTORY };
+	int nr = seccomp_syscall_resolve_name(name);
+	size_t b, c;
+
+	if (nr == __NR_SCMP_ERROR)
+		return;
+	for (b = 0; b < 2; b++) {
+		struct scmp_arg_cmp m = { mode, SCMP_CMP_MASKED_EQ, bits[b], bits[b] };
+
+		if (flags < 0) {
+			check(seccomp_rule_add_array(ctx, SCMP_ACT_ERRNO(EPERM), nr, 1, &m), name);
+			continue;
+		}
+		for (c = 0; c < 2; c++) {
+			struct scmp_arg_cmp both[2] = {
+				m, { flags, SCMP_CMP_MASKED_EQ, creates[c], creates[c] },
+			};
+
+			check(seccomp_rule_add_array(ctx, SCMP_ACT_ERRNO(EPERM), nr, 2, both), name);
+		}
+	}
+}
+
+/* The default filter for @cfg, not loaded. */
+static scmp_filter_ctx build_filter(const struct config *cfg)
 {
 	scmp_filter_ctx ctx;
 	size_t i;
 	int nr;
 
-	if (!cfg->seccomp)
-		return;
 	ctx = seccomp_init(SCMP_ACT_ALLOW);
 	if (!ctx)
 		die(EXIT_SETUP, "seccomp: cannot allocate a filter");
@@ -153,6 +201,148 @@ void install_seccomp(const struct config *cfg)
 		check(seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(ioctl), 1,
 				       SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffUL, tty_injection[i])),
 		      "ioctl");
+	for (i = 0; cfg->no_suid && i < sizeof(sets_mode) / sizeof(sets_mode[0]); i++)
+		deny_suid_mode(ctx, sets_mode[i].name, sets_mode[i].mode, sets_mode[i].flags);
+	return ctx;
+}
+
+/*
+ * The container's filter: the one recorded for the container being
+ * joined (--join), else the default one, unless --seccomp=off.
+ */
+void install_seccomp(const struct config *cfg)
+{
+	scmp_filter_ctx ctx;
+
+	if (cfg->seccomp_prog) {
+		if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, cfg->seccomp_prog) < 0)
+			die_errno(EXIT_SETUP, "seccomp: load the container's filter");
+		return;
+	}
+	if (!cfg->seccomp)
+		return;
+	ctx = build_filter(cfg);
 	check(seccomp_load(ctx), "load the filter");
 	seccomp_release(ctx);
+}
+
+/*
+ * The filter each container was given, recorded as the BPF program that
+ * was loaded, in RUNDIR/pspace-run/seccomp/WID (0700, root's or the
+ * user's: machine.c open_run_dir), with the leader's start time, so that
+ * --join loads the very same one, whoever built it: pspace-run's default
+ * for a container of its own, the bundle's linux.seccomp for an OCI
+ * container (issue 32: --join gave an OCI container's joined processes
+ * the default filter, and what its profile refuses ran through --join).
+ * A record of a wid whose start time is another is stale: it is never
+ * loaded, and the next record made removes it.
+ */
+struct filter_record {
+	uint64_t start_time;
+	uint32_t len;		/* instructions that follow */
+	uint32_t pad;
+};
+
+static void prune_records(int dir)
+{
+	struct filter_record r;
+	struct dirent *e;
+	DIR *d;
+	int dfd = fcntl(dir, F_DUPFD_CLOEXEC, 0);
+
+	d = dfd < 0 ? NULL : fdopendir(dfd);
+	if (!d) {
+		if (dfd >= 0)
+			close(dfd);
+		return;
+	}
+	while ((e = readdir(d))) {
+		int fd;
+
+		if (e->d_name[0] < '1' || e->d_name[0] > '9')
+			continue;
+		fd = openat(dir, e->d_name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		if (pread(fd, &r, sizeof(r), 0) != sizeof(r) ||
+		    oci_start_time(atoi(e->d_name)) != r.start_time)
+			unlinkat(dir, e->d_name, 0);
+		close(fd);
+	}
+	closedir(d);
+}
+
+/* Record @ctx (a scmp_filter_ctx) as the filter of the container led by @wid. */
+void record_filter(void *ctx, pid_t wid)
+{
+	struct filter_record r = { .start_time = oci_start_time(wid) };
+	char name[16], tmp[32];
+	struct stat st;
+	int dir, fd;
+
+	dir = open_run_dir("seccomp", true);
+	if (dir < 0)
+		return;	/* no runtime directory: --join will refuse to guess */
+	prune_records(dir);
+	snprintf(name, sizeof(name), "%d", (int)wid);
+	snprintf(tmp, sizeof(tmp), ".%d.new", (int)wid);
+	unlinkat(dir, tmp, 0);
+	fd = openat(dir, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0 || write(fd, &r, sizeof(r)) != sizeof(r) || seccomp_export_bpf(ctx, fd) < 0 ||
+	    fstat(fd, &st) < 0)
+		die_errno(EXIT_SETUP, "seccomp: record the container's filter");
+	/* The program's length, known once it is written. */
+	r.len = (st.st_size - sizeof(r)) / sizeof(struct sock_filter);
+	if (pwrite(fd, &r, sizeof(r), 0) != sizeof(r) || close(fd) < 0 ||
+	    renameat(dir, tmp, dir, name) < 0)
+		die_errno(EXIT_SETUP, "seccomp: record the container's filter");
+	close(dir);
+}
+
+/* pspace-run's own containers: the default filter, if there is one. */
+void record_default_filter(const struct config *cfg, pid_t wid)
+{
+	scmp_filter_ctx ctx;
+
+	if (!cfg->seccomp)
+		return;
+	ctx = build_filter(cfg);
+	record_filter(ctx, wid);
+	seccomp_release(ctx);
+}
+
+/* The filter recorded for the container led by @wid, or NULL. */
+struct sock_fprog *recorded_filter(pid_t wid)
+{
+	struct filter_record r;
+	struct sock_fprog *prog;
+	struct stat st;
+	char name[16];
+	int dir, fd;
+
+	dir = open_run_dir("seccomp", false);
+	if (dir < 0)
+		return NULL;
+	snprintf(name, sizeof(name), "%d", (int)wid);
+	fd = openat(dir, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	close(dir);
+	if (fd < 0)
+		return NULL;
+	prog = calloc(1, sizeof(*prog));
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || !prog ||
+	    read(fd, &r, sizeof(r)) != sizeof(r) || r.start_time != oci_start_time(wid) ||
+	    r.len == 0 || r.len > BPF_MAXINSNS ||
+	    st.st_size != (off_t)(sizeof(r) + r.len * sizeof(struct sock_filter))) {
+		close(fd);
+		free(prog);
+		return NULL;
+	}
+	prog->len = r.len;
+	prog->filter = calloc(r.len, sizeof(struct sock_filter));
+	if (!prog->filter ||
+	    read(fd, prog->filter, r.len * sizeof(struct sock_filter)) !=
+		    (ssize_t)(r.len * sizeof(struct sock_filter)))
+		die_errno(EXIT_SETUP, "--join %d: its seccomp filter", (int)wid);
+	close(fd);
+	return prog;
 }

@@ -24,42 +24,41 @@
 
 #include "pspace-run.h"
 
-#define MAX_ROOT_FILE (4 << 20)
+#define MAX_SMALL_FILE (4 << 20)
 
-/* ROOT's @path (relative), as a NUL-terminated string; NULL if it has none. */
-static char *read_root_file(const char *root, const char *path, const char *option)
+/*
+ * A small regular file as a NUL-terminated string, NULL if it does not
+ * exist.  Looked at through an O_PATH fd first (a fifo would block on
+ * open, a device do anything, /dev/zero never end), then reopened
+ * through it for reading: no one can swap it in between.  @what names
+ * it in messages ("--user: ROOT's /etc/passwd").
+ */
+static char *read_small_file(int dir, const char *path, uint64_t resolve, const char *what)
 {
-	struct open_how how = {
-		.flags = O_PATH | O_CLOEXEC,
-		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
-	};
+	struct open_how how = { .flags = O_PATH | O_CLOEXEC, .resolve = resolve };
 	char proc[64], *buf;
 	struct stat st;
-	int dir, p, fd;
+	int p, fd;
 	size_t len = 0;
 
-	dir = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (dir < 0)
-		die_errno(EXIT_SETUP, "%s", root);
 	p = syscall(SYS_openat2, dir, path, &how, sizeof(how));
-	close(dir);
 	if (p < 0 && errno == ENOENT)
 		return NULL;
 	if (p < 0 || fstat(p, &st) < 0)
-		die_errno(EXIT_SETUP, "%s: ROOT's /%s", option, path);
-	if (!S_ISREG(st.st_mode) || st.st_size > MAX_ROOT_FILE)
-		die(EXIT_SETUP, "%s: ROOT's /%s is not a regular file of at most 4 MiB", option, path);
+		die_errno(EXIT_SETUP, "%s", what);
+	if (!S_ISREG(st.st_mode) || st.st_size > MAX_SMALL_FILE)
+		die(EXIT_SETUP, "%s: not a regular file of at most 4 MiB", what);
 	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", p);
 	fd = open(proc, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	close(p);
 	buf = malloc(st.st_size + 1);
 	if (fd < 0 || !buf)
-		die_errno(EXIT_SETUP, "%s: ROOT's /%s", option, path);
+		die_errno(EXIT_SETUP, "%s", what);
 	while (len < (size_t)st.st_size) {
 		ssize_t n = read(fd, buf + len, st.st_size - len);
 
 		if (n < 0)
-			die_errno(EXIT_SETUP, "%s: ROOT's /%s", option, path);
+			die_errno(EXIT_SETUP, "%s", what);
 		if (n == 0)
 			break;
 		len += n;
@@ -67,6 +66,22 @@ static char *read_root_file(const char *root, const char *path, const char *opti
 	close(fd);
 	buf[len] = '\0';
 	return buf;
+}
+
+/* ROOT's @path (relative), looked up inside ROOT; NULL if it has none. */
+static char *read_root_file(const char *root, const char *path, const char *option)
+{
+	char what[128];
+	char *text;
+	int dir;
+
+	dir = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (dir < 0)
+		die_errno(EXIT_SETUP, "%s", root);
+	snprintf(what, sizeof(what), "%s: ROOT's /%s", option, path);
+	text = read_small_file(dir, path, RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS, what);
+	close(dir);
+	return text;
 }
 
 /* Split the line at @line into @max ':' fields; the number of fields. */
@@ -201,6 +216,15 @@ void resolve_user(struct config *cfg)
 		found = true;
 		break;
 	}
+	/*
+	 * "Run this as www-data" is not "run this as root": a name the
+	 * image maps to uid 0 would hold the container's whole capability
+	 * set (and every root exec regains it), where -u promises a user
+	 * without capabilities.  Root is asked for by its name or number.
+	 */
+	if (found && cfg->uid == 0 && !by_uid && strcmp(spec, "root"))
+		die(EXIT_SETUP, "--user %s: ROOT's /etc/passwd gives it uid 0 (root); -u root or -u 0 if that is meant",
+		    cfg->user);
 	if (!found) {
 		if (!by_uid)
 			die(EXIT_SETUP, "--user %s: no such user in ROOT's /etc/passwd", cfg->user);
@@ -275,30 +299,29 @@ void become_user(const struct config *cfg)
 }
 
 /*
- * --env-file FILE (the caller's): NAME=VALUE lines, taken as they are (no
- * quotes, no expansion); empty lines and lines starting with '#' are
- * skipped.  Anything else dies naming the file and the line number.
+ * --env-file FILE (the caller's, a small regular file: read_small_file):
+ * NAME=VALUE lines, taken as they are (no quotes, no expansion); empty
+ * lines and lines starting with '#' are skipped.  Anything else dies
+ * naming the file and the line number.
  */
 void read_env_file(struct config *cfg)
 {
-	char line[65536];
-	FILE *f;
+	char what[4200], *text, *line, *next;
 	int n = 0, cap = 0;
 
 	if (!cfg->env_file)
 		return;
-	f = fopen(cfg->env_file, "re");
-	if (!f)
-		die_errno(EXIT_SETUP, "--env-file %s", cfg->env_file);
-	while (fgets(line, sizeof(line), f)) {
+	snprintf(what, sizeof(what), "--env-file %s", cfg->env_file);
+	text = read_small_file(AT_FDCWD, cfg->env_file, 0, what);
+	if (!text) {
+		errno = ENOENT;
+		die_errno(EXIT_SETUP, "%s", what);
+	}
+	for (next = text; (line = next_line(&next));) {
 		size_t len = strlen(line), name;
 		char *p = line;
 
 		n++;
-		if (len == sizeof(line) - 1 && line[len - 1] != '\n')
-			die(EXIT_SETUP, "--env-file %s:%d: line too long", cfg->env_file, n);
-		if (len && line[len - 1] == '\n')
-			line[--len] = '\0';
 		if (len && line[len - 1] == '\r')
 			line[--len] = '\0';
 		p += strspn(p, " \t");
@@ -315,9 +338,7 @@ void read_env_file(struct config *cfg)
 		}
 		cfg->file_env[cfg->nfile_env++] = strdup(p);
 	}
-	if (ferror(f))
-		die_errno(EXIT_SETUP, "--env-file %s", cfg->env_file);
-	fclose(f);
+	free(text);
 }
 
 /*

@@ -524,38 +524,34 @@ void userns_root_close(void)
 }
 
 /*
- * --private-users: root inside makes files in ROOT that are root's on
- * disk (the idmap maps them back), setuid ones too.  A host user who can
- * reach ROOT by its host path runs them as the host's root, so ROOT
- * should lie below a directory that is root's and that others cannot
- * search (as podman keeps its storage in a 0700 directory).  Warned
- * about, not refused: the caller may know ROOT is nobody else's to reach.
+ * Can another user of the host reach what is in ROOT by its host path?
+ * Not if a directory above ROOT (ROOT itself the container may chmod) is
+ * the caller's or root's and others cannot search it (as machinectl and
+ * podman keep their images in a 0700 directory).  What the container
+ * makes in ROOT, a setuid file above all, is then nobody else's to run.
  */
-static void warn_reachable_root(const struct config *cfg)
+bool root_reachable(const char *root)
 {
-	char *path = strdup(cfg->root), *slash;
+	char *path = strdup(root), *slash;
 	struct stat st;
 
 	if (!path)
-		die_errno(EXIT_SETUP, "%s", cfg->root);
+		die_errno(EXIT_SETUP, "%s", root);
 	while ((slash = strrchr(path, '/'))) {
 		if (slash == path)
 			slash[1] = '\0';
 		else
 			*slash = '\0';
-		if (stat(path, &st) == 0 && st.st_uid == 0 && !(st.st_mode & S_IXOTH) &&
-		    (!(st.st_mode & S_IXGRP) || st.st_gid == 0)) {
+		if (stat(path, &st) == 0 && (st.st_uid == 0 || st.st_uid == geteuid()) &&
+		    !(st.st_mode & S_IXOTH) && (!(st.st_mode & S_IXGRP) || st.st_gid == 0)) {
 			free(path);
-			return;
+			return false;
 		}
 		if (slash == path)
 			break;
 	}
 	free(path);
-	if (!cfg->quiet)
-		warn("--private-users: %s is reachable by other users of the host: a setuid "
-		     "file the container makes in it would run as the host's root; keep it "
-		     "below a directory only root can search (chmod 700)", cfg->root);
+	return true;
 }
 
 /*
@@ -610,7 +606,6 @@ void userns_prepare(struct config *cfg)
 	if (!cfg->private_users)
 		return;
 	cfg->userns = true;
-	warn_reachable_root(cfg);
 	pick_range(cfg);
 	idmap_root(cfg);
 }

@@ -154,18 +154,31 @@ static int open_leader_cgroup(pid_t pid)
 	return fd;
 }
 
-static pid_t clone_into(int cgroup)
+/*
+ * A user's own container in a cgroup that is not the user's (none was
+ * delegated: it stayed where pspace-run was started) cannot be entered
+ * by the user's --join: the joined process then stays in the caller's
+ * cgroup, which is the user's own business, as the container's is.
+ */
+static pid_t clone_into(const struct config *cfg, int cgroup)
 {
 	struct {
 		uint64_t flags, pidfd, child_tid, parent_tid, exit_signal, stack, stack_size,
 			 tls, set_tid, set_tid_size, cgroup;
 	} args = { .exit_signal = SIGCHLD };
+	pid_t pid;
 
 	if (cgroup < 0)
 		return fork();
 	args.flags = CLONE_INTO_CGROUP;
 	args.cgroup = cgroup;
-	return syscall(SYS_clone3, &args, sizeof(args));
+	pid = syscall(SYS_clone3, &args, sizeof(args));
+	if (pid < 0 && (errno == EACCES || errno == EPERM) && geteuid() != 0) {
+		verbose(cfg, "--join %d: its cgroup is not yours to enter (none delegated to you): "
+			"the joined process stays in yours", (int)cfg->join);
+		return fork();
+	}
+	return pid;
 }
 
 static int wait_for(pid_t child)
@@ -191,16 +204,22 @@ static int wait_for(pid_t child)
  * Nothing of the caller's, and no privilege the container lacks, is
  * ever in the pspace for the container to ptrace or read through /proc.
  */
-/* Is @pid's user namespace another than ours? */
-static bool other_userns(pid_t pid)
+/* Is @pid's namespace @ns ("user", "cgroup") another than ours? */
+static bool other_ns(pid_t pid, const char *ns)
 {
 	struct stat a, b;
-	char path[64];
+	char path[64], self[64];
 
-	snprintf(path, sizeof(path), "/proc/%d/ns/user", (int)pid);
-	if (stat(path, &a) < 0 || stat("/proc/self/ns/user", &b) < 0)
-		die_errno(EXIT_SETUP, "--join %d: its user namespace", (int)pid);
+	snprintf(path, sizeof(path), "/proc/%d/ns/%s", (int)pid, ns);
+	snprintf(self, sizeof(self), "/proc/self/ns/%s", ns);
+	if (stat(path, &a) < 0 || stat(self, &b) < 0)
+		die_errno(EXIT_SETUP, "--join %d: its %s namespace", (int)pid, ns);
 	return a.st_ino != b.st_ino || a.st_dev != b.st_dev;
+}
+
+static bool other_userns(pid_t pid)
+{
+	return other_ns(pid, "user");
 }
 
 static void join_and_run(const struct config *joined, int pidfd)
@@ -227,8 +246,15 @@ static void join_and_run(const struct config *joined, int pidfd)
 	 * its root, not the host's: the host's root is not mapped there.
 	 */
 	userns = other_userns(joined->join);
+	/*
+	 * A container given no cgroup has none of its own namespace either:
+	 * entering the caller's own again needs CAP_SYS_ADMIN over the
+	 * host's, which a user lacks (setns checks before it sees that
+	 * nothing changes).
+	 */
 	if (setns(pidfd, CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWIPC |
-		  CLONE_NEWCGROUP | (userns ? CLONE_NEWUSER : 0)) < 0)
+		  (other_ns(joined->join, "cgroup") ? CLONE_NEWCGROUP : 0) |
+		  (userns ? CLONE_NEWUSER : 0)) < 0)
 		die_errno(EXIT_SETUP, "--join %d: setns", (int)joined->join);
 	close(pidfd);
 	if (userns) {
@@ -261,6 +287,31 @@ static void join_and_run(const struct config *joined, int pidfd)
 
 static int watch_joined(const struct config *cfg, pid_t child);
 
+/*
+ * The container's own seccomp filter, as recorded when it was made
+ * (seccomp.c): pspace-run's default for its own containers, the bundle's
+ * profile for an OCI one.  Without a record (another runtime's
+ * container, or one of a pspace-run before records) the join is
+ * refused rather than made under another filter; except for a user's
+ * own container (in a user namespace below the caller's, the only kind
+ * a user can join) where no runtime directory held the record: what the
+ * user's filter keeps from the container is the user's own anyway, and
+ * the default filter is rebuilt as the container got it.  The record
+ * counts even while the leader has no filter yet (an OCI container
+ * created, not started, whose leader loads it just before its exec).
+ */
+static const struct sock_fprog *leader_filter(const struct config *cfg, bool filtered)
+{
+	const struct sock_fprog *prog = recorded_filter(cfg->join);
+
+	if (prog || !filtered)
+		return prog;
+	if (geteuid() != 0 && other_userns(cfg->join))
+		return NULL;
+	die(EXIT_SETUP, "--join %d: no record of its seccomp filter (not started by this "
+	    "pspace-run?): refusing to join it under another filter", (int)cfg->join);
+}
+
 int join_container(const struct config *cfg)
 {
 	struct config joined = *cfg;
@@ -283,12 +334,16 @@ int join_container(const struct config *cfg)
 		die(EXIT_SETUP, "--join %d: no such process", (int)cfg->join);
 	if (!is_leader(&pi))
 		die(EXIT_SETUP, "--join %d: not the leader of a pspace", (int)cfg->join);
+	/* Another user's container: say so, not what would fail next. */
+	if (syscall(SYS_pidfd_send_signal, pidfd, 0, NULL, 0) < 0 && errno == EPERM)
+		die_errno(EXIT_SETUP, "--join %d", (int)cfg->join);
 	if (!TEST_OFF(cfg, OFF_JOIN)) {
 		/* The same or stricter: what the leader has, less what is asked. */
 		read_leader_privs(cfg->join, &lp);
 		joined.cap_drop |= ~lp.cap_bnd;
 		joined.no_new_privs |= lp.no_new_privs;
 		joined.seccomp = lp.seccomp;
+		joined.seccomp_prog = leader_filter(cfg, lp.seccomp);
 		cgroup = open_leader_cgroup(cfg->join);
 	}
 	if (syscall(SYS_pidfd_send_signal, pidfd, 0, NULL, 0) < 0)
@@ -307,7 +362,7 @@ int join_container(const struct config *cfg)
 	} else {
 		/* The caller's terminal, reopened while our /proc still shows us. */
 		console_prepare(cfg);
-		child = clone_into(cgroup);
+		child = clone_into(cfg, cgroup);
 		if (child == 0)
 			join_and_run(&joined, pidfd);
 	}
@@ -351,10 +406,18 @@ static int depth_of(const char *path)
 	return n;
 }
 
+/*
+ * The leader's command line, as the container wrote it: its arguments
+ * joined by spaces, and every byte that is not printable ASCII (escape
+ * sequences, a newline that would start a row of its own, UTF-8 too) and
+ * each backslash shown as \xNN, as ps(1) shows what it cannot print as
+ * '?': nothing of it reaches the caller's terminal raw.  @out holds four
+ * times what is read, plus the NUL.
+ */
 static void leader_command(pid_t pid, char *out, size_t size)
 {
-	char name[64];
-	size_t n, i;
+	char name[64], raw[128];
+	size_t n, i, o = 0;
 	FILE *f;
 
 	snprintf(name, sizeof(name), "/proc/%d/cmdline", pid);
@@ -362,12 +425,21 @@ static void leader_command(pid_t pid, char *out, size_t size)
 	f = fopen(name, "re");
 	if (!f)
 		return;
-	n = fread(out, 1, size - 1, f);
+	n = fread(raw, 1, sizeof(raw), f);
 	fclose(f);
-	for (i = 0; i + 1 < n; i++)
-		if (!out[i])
-			out[i] = ' ';
-	out[n] = '\0';
+	while (n && !raw[n - 1])
+		n--;
+	for (i = 0; i < n && o + 5 <= size; i++) {
+		unsigned char c = raw[i];
+
+		if (!c)
+			out[o++] = ' ';
+		else if (c < 0x20 || c >= 0x7f || c == '\\')
+			o += snprintf(out + o, size - o, "\\x%02x", c);
+		else
+			out[o++] = c;
+	}
+	out[o] = '\0';
 }
 
 /*
@@ -445,7 +517,7 @@ int list_pspaces(const struct config *cfg)
 	for (i = 0; i < nleaders; i++) {
 		size_t len = strlen(leaders[i].path);
 		int count = 0, indent = 2 * (depth_of(leaders[i].path) - 1);
-		char cmd[128], machine[72];
+		char cmd[4 * 128 + 1], machine[72];
 
 		/* Its own processes and those of pspaces nested in it. */
 		for (j = 0; j < nall; j++)

@@ -22,11 +22,16 @@
  *   i386 NR          system call NR through the 32-bit int $0x80 entry
  *   x32 NR           system call NR through the x32 entry
  *                    (both: "got through" means anything but EPERM)
+ *   openat2-suid PATH SRC  openat2() of a new PATH with O_CREAT and mode
+ *                    04755 (a struct no seccomp filter can look into), then
+ *                    SRC's bytes written into it: "got through" if PATH is
+ *                    still setuid then (the host's users run it)
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stdarg.h>
 #include <fcntl.h>
+#include <linux/openat2.h>
 #include <linux/reboot.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -34,6 +39,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -165,6 +171,30 @@ static int entry(const char *abi, long nr)
 		      r < 0 ? strerror(-r) : "success");
 }
 
+static int openat2_suid(const char *path, const char *src)
+{
+	struct open_how how = { .flags = O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, .mode = 04755 };
+	char buf[65536];
+	struct stat st;
+	int fd, in;
+	ssize_t n;
+
+	umask(022);
+	fd = syscall(SYS_openat2, AT_FDCWD, path, &how, sizeof(how));
+	if (fd < 0)
+		return result(0, "openat2 %s: %s", path, strerror(errno));
+	in = open(src, O_RDONLY | O_CLOEXEC);
+	if (in < 0)
+		return printf("untried: %s: %s\n", src, strerror(errno)), 2;
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		if (write(fd, buf, n) != n)
+			return result(0, "write %s: %s", path, strerror(errno));
+	if (fstat(fd, &st) < 0)
+		return result(0, "fstat %s: %s", path, strerror(errno));
+	return result((st.st_mode & S_ISUID) != 0, "%s is %04o after the write", path,
+		      (unsigned)(st.st_mode & 07777));
+}
+
 int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -180,7 +210,9 @@ int main(int argc, char **argv)
 		return reboot_high();
 	if (argc == 3 && (!strcmp(argv[1], "i386") || !strcmp(argv[1], "x32")))
 		return entry(argv[1], strtol(argv[2], NULL, 10));
+	if (argc == 4 && !strcmp(argv[1], "openat2-suid"))
+		return openat2_suid(argv[2], argv[3]);
 	fprintf(stderr, "usage: attack_probe shocker MARKER | keyring | tiocsti | tioccons |"
-			" reboot-high | i386 NR | x32 NR\n");
+			" reboot-high | i386 NR | x32 NR | openat2-suid PATH SRC\n");
 	return 2;
 }

@@ -151,6 +151,20 @@ fold_tap() {
 	done
 }
 
+# free_sys_dir: the first directory below /sys that the kernel keeps as a
+# mount point (configfs, securityfs, tracefs, debugfs, bpffs, pstore) with
+# nothing mounted on it, for a test's own submount of /sys; fails if none.
+free_sys_dir() {
+	local d
+	for d in /sys/kernel/config /sys/kernel/security /sys/kernel/tracing /sys/kernel/debug /sys/fs/bpf /sys/fs/pstore; do
+		if [ -d "$d" ] && ! mountpoint -q "$d"; then
+			echo "$d"
+			return 0
+		fi
+	done
+	return 1
+}
+
 skip() {
 	TAP_N=$((TAP_N + 1))
 	echo "ok $TAP_N - $1 # SKIP $2"
