@@ -294,6 +294,12 @@ pid_t spawn_pspace(const struct config *cfg, int *pidfd, int *console, bool *aut
 			run_as_pid2(cfg);
 		exec_command(cfg);
 	}
+	/*
+	 * The leader may be gone already (SPEC 1.10's check ends it): a
+	 * write to it is then EPIPE, not pspace-run's death by SIGPIPE.
+	 * Only the parent: the leader keeps the disposition it execs with.
+	 */
+	signal(SIGPIPE, SIG_IGN);
 	close(alive[0]);
 	close(sync[0]);
 	record_default_filter(cfg, pid);
