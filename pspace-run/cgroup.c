@@ -37,6 +37,7 @@
 #include <unistd.h>
 
 #include "pspace-run.h"
+#include "sys.h"
 
 #define CGROUP_ROOT "/sys/fs/cgroup"
 #define CGROUP2_SUPER_MAGIC 0x63677270
@@ -180,10 +181,10 @@ static void close_all_but(int a, int b)
 	int lo = a < b ? a : b, hi = a < b ? b : a;
 
 	if (lo > 3)
-		syscall(SYS_close_range, 3, lo - 1, 0);
+		sys_close_range(3, lo - 1, 0);
 	if (hi > lo + 1)
-		syscall(SYS_close_range, lo + 1, hi - 1, 0);
-	syscall(SYS_close_range, hi + 1, ~0U, 0);
+		sys_close_range(lo + 1, hi - 1, 0);
+	sys_close_range(hi + 1, ~0U, 0);
 }
 
 /*

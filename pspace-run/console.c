@@ -41,6 +41,7 @@
 #include <unistd.h>
 
 #include "pspace-run.h"
+#include "mnt.h"
 
 #ifndef TIOCGPTPEER
 #define TIOCGPTPEER _IO('T', 0x41)
@@ -197,9 +198,8 @@ static void bind_console(int slave)
 	if (fd < 0)
 		die_errno(EXIT_SETUP, "create /dev/console");
 	close(fd);
-	tree = syscall(SYS_open_tree, slave, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH);
-	if (tree < 0 ||
-	    syscall(SYS_move_mount, tree, "", AT_FDCWD, "dev/console", MOVE_MOUNT_F_EMPTY_PATH) < 0)
+	tree = mnt_clone(slave, "", false);
+	if (tree < 0 || mnt_attach_at(tree, AT_FDCWD, "dev/console") < 0)
 		die_errno(EXIT_SETUP, "bind the console on /dev/console");
 	close(tree);
 }

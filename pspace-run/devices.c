@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "pspace-run.h"
+#include "mnt.h"
 
 #define INSN(c, d, s, o, i) \
 	((struct bpf_insn){ .code = (c), .dst_reg = (d), .src_reg = (s), .off = (o), .imm = (i) })
@@ -103,7 +104,8 @@ int device_policy_attach(int cgroup)
  */
 void restrict_devices(const struct config *cfg)
 {
-	int fs, mnt, cgroup;
+	const char *bad;
+	int mnt, cgroup;
 
 	if (!cgroup_is_delegated() || TEST_OFF(cfg, OFF_DEVICES))
 		return;
@@ -116,10 +118,7 @@ void restrict_devices(const struct config *cfg)
 	 */
 	if (cfg->userns)
 		return;
-	fs = syscall(SYS_fsopen, "cgroup2", FSOPEN_CLOEXEC);
-	if (fs < 0 || syscall(SYS_fsconfig, fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0)
-		die_errno(EXIT_SETUP, "the container's cgroup");
-	mnt = syscall(SYS_fsmount, fs, FSMOUNT_CLOEXEC, 0);
+	mnt = mnt_new_fs("cgroup2", NULL, 0, &bad);
 	if (mnt < 0)
 		die_errno(EXIT_SETUP, "the container's cgroup");
 	cgroup = openat(mnt, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -130,12 +129,10 @@ void restrict_devices(const struct config *cfg)
 			verbose(cfg, "no device policy of its own (bpf: EPERM): the outer one holds");
 			close(cgroup);
 			close(mnt);
-			close(fs);
 			return;
 		}
 		die_errno(EXIT_SETUP, "attach the device policy to the container's cgroup");
 	}
 	close(cgroup);
 	close(mnt);
-	close(fs);
 }

@@ -34,6 +34,7 @@
 #include <unistd.h>
 
 #include "pspace-run.h"
+#include "sys.h"
 
 #define MACHINES "pspace-run/machines"
 
@@ -404,7 +405,7 @@ const char *machine_of(pid_t wid, pid_t parent, char *buf, size_t size)
 			close(root);
 		return NULL;
 	}
-	dir = syscall(SYS_openat2, root, "run/" MACHINES, &in_root, sizeof(in_root));
+	dir = sys_openat2(root, "run/" MACHINES, &in_root);
 	close(root);
 	d = dir < 0 ? NULL : fdopendir(dir);
 	if (!d) {
@@ -420,7 +421,7 @@ const char *machine_of(pid_t wid, pid_t parent, char *buf, size_t size)
 
 		if (e->d_name[0] == '.' || !valid_machine(e->d_name))
 			continue;
-		path = syscall(SYS_openat2, dirfd(d), e->d_name, &beneath, sizeof(beneath));
+		path = sys_openat2(dirfd(d), e->d_name, &beneath);
 		if (path < 0)
 			continue;
 		snprintf(proc, sizeof(proc), "/proc/self/fd/%d", path);

@@ -37,22 +37,12 @@
 #include <unistd.h>
 
 #include "pspace-run.h"
+#include "sys.h"
 #include "oci.h"
 
-#ifndef CLONE_INTO_CGROUP
-#define CLONE_INTO_CGROUP 0x200000000ULL
-#endif
 #ifndef CLONE_NEWCGROUP
 #define CLONE_NEWCGROUP 0x02000000
 #endif
-#ifndef PIDFD_SIGNAL_PSPACE
-#define PIDFD_SIGNAL_PSPACE (1UL << 3)
-#endif
-
-struct clone_args_v2 {
-	uint64_t flags, pidfd, child_tid, parent_tid, exit_signal, stack, stack_size, tls,
-		 set_tid, set_tid_size, cgroup;
-};
 
 static pid_t clone3_(uint64_t flags, int cgroup, int *pidfd)
 {
@@ -69,7 +59,7 @@ static pid_t clone3_(uint64_t flags, int cgroup, int *pidfd)
 		args.pidfd = (uintptr_t)pidfd;
 	}
 	args.exit_signal = (flags & CLONE_PARENT) ? 0 : SIGCHLD;
-	return syscall(SYS_clone3, &args, sizeof(args));
+	return sys_clone3(&args);
 }
 
 /* What create undoes when it fails. */
@@ -84,7 +74,7 @@ static void undo_create(void)
 {
 	if (made.leader > 0) {
 		if (made.pidfd < 0 ||
-		    syscall(SYS_pidfd_send_signal, made.pidfd, SIGKILL, NULL, PIDFD_SIGNAL_PSPACE) < 0)
+		    sys_pidfd_send_signal(made.pidfd, SIGKILL, PIDFD_SIGNAL_PSPACE) < 0)
 			kill(made.leader, SIGKILL);
 		waitpid(made.leader, NULL, 0);
 	}
@@ -140,7 +130,7 @@ int oci_run_hooks(const struct oci_spec *s, enum oci_hook_kind kind, const char 
 		if (write(in[1], state, strlen(state)) < 0 && errno != EPIPE)
 			oci_log("warning", "hook %s: stdin: %s", h->path, strerror(errno));
 		close(in[1]);
-		pidfd = syscall(SYS_pidfd_open, pid, 0);
+		pidfd = sys_pidfd_open(pid, 0);
 		if (h->timeout && pidfd >= 0) {
 			struct pollfd p = { .fd = pidfd, .events = POLLIN };
 
@@ -329,7 +319,7 @@ int oci_create(const struct oci_create_opts *o, bool run)
 		/* Everything above the preserved fds goes at exec. */
 		for (fd = 3; fd < 3 + o->preserve_fds; fd++)
 			fcntl(fd, F_SETFD, 0);
-		syscall(SYS_close_range, 3 + o->preserve_fds, ~0U, 4 /* CLOSE_RANGE_CLOEXEC */);
+		sys_close_range(3 + o->preserve_fds, ~0U, CLOSE_RANGE_CLOEXEC);
 		leader(s, ready[1], fifo, console, ctx);
 	}
 	made.leader = pid;
@@ -509,7 +499,7 @@ int oci_exec(const struct oci_exec_opts *o)
 		}
 		for (fd = 3; fd < 3 + o->preserve_fds; fd++)
 			fcntl(fd, F_SETFD, 0);
-		syscall(SYS_close_range, 3 + o->preserve_fds, ~0U, 4 /* CLOSE_RANGE_CLOEXEC */);
+		sys_close_range(3 + o->preserve_fds, ~0U, CLOSE_RANGE_CLOEXEC);
 		if (chdir("/") < 0)
 			die_errno(EXIT_SETUP, "chdir /");
 		if (console >= 0)

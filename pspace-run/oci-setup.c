@@ -37,6 +37,8 @@
 #include <unistd.h>
 
 #include "pspace-run.h"
+#include "mnt.h"
+#include "sys.h"
 #include "oci.h"
 
 int mount(const char *, const char *, const char *, unsigned long, const void *);
@@ -50,9 +52,6 @@ int umount2(const char *, int);
 #ifndef MNT_DETACH
 #define MNT_DETACH 2
 #endif
-#ifndef AT_RECURSIVE
-#define AT_RECURSIVE 0x8000
-#endif
 #ifndef DEVPTS_SUPER_MAGIC
 #define DEVPTS_SUPER_MAGIC 0x1cd1
 #endif
@@ -62,29 +61,9 @@ int umount2(const char *, int);
 
 #define DEFAULT_PATH "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 
-static int sys_open_tree(int dfd, const char *path, unsigned int flags)
-{
-	return syscall(SYS_open_tree, dfd, path, flags | OPEN_TREE_CLOEXEC);
-}
-
-static int attach(int mnt, int target)
-{
-	return syscall(SYS_move_mount, mnt, "", target, "",
-		       MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH);
-}
-
-static int set_attr(int fd, unsigned int flags, uint64_t set, uint64_t clr, uint64_t prop)
-{
-	struct mount_attr a = { .attr_set = set, .attr_clr = clr, .propagation = prop };
-
-	return syscall(SYS_mount_setattr, fd, "", flags | AT_EMPTY_PATH, &a, sizeof(a));
-}
-
 static int open_in(int root, const char *path, int flags, uint64_t resolve)
 {
-	struct open_how how = { .flags = flags | O_CLOEXEC, .resolve = resolve };
-
-	return syscall(SYS_openat2, root, path, &how, sizeof(how));
+	return open_at2(root, path, flags, resolve);
 }
 
 #define IN_ROOT (RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS)
@@ -232,37 +211,14 @@ static int mount_point(int root, const char *dest, bool file, uint64_t resolve)
 	die_errno(EXIT_SETUP, "mount destination %s", dest);
 }
 
+/* A new file system; -1 with errno, but a refused option is an error of the bundle. */
 static int new_fs(const char *type, const char *data, uint64_t attr, const char *dest)
 {
-	char *opts = strdup(data ? data : ""), *opt, *save = NULL;
-	int fs, mnt;
+	const char *bad;
+	int mnt = mnt_new_fs(type, data, attr, &bad);
 
-	fs = syscall(SYS_fsopen, type, FSOPEN_CLOEXEC);
-	if (fs < 0)
-		return -1;
-	for (opt = strtok_r(opts, ",", &save); opt; opt = strtok_r(NULL, ",", &save)) {
-		char *value = strchr(opt, '=');
-		int r;
-
-		if (value) {
-			*value++ = '\0';
-			r = syscall(SYS_fsconfig, fs, FSCONFIG_SET_STRING, opt, value, 0);
-		} else {
-			r = syscall(SYS_fsconfig, fs, FSCONFIG_SET_FLAG, opt, NULL, 0);
-		}
-		if (r < 0)
-			die_errno(EXIT_SETUP, "mount %s on %s: option %s", type, dest, opt);
-	}
-	free(opts);
-	if (syscall(SYS_fsconfig, fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0) {
-		int e = errno;
-
-		close(fs);
-		errno = e;
-		return -1;
-	}
-	mnt = syscall(SYS_fsmount, fs, FSMOUNT_CLOEXEC, attr);
-	close(fs);
+	if (mnt < 0 && bad)
+		die_errno(EXIT_SETUP, "mount %s on %s: option %s", type, dest, bad);
 	return mnt;
 }
 
@@ -358,13 +314,12 @@ static void do_mount(int root, const struct oci_mount *m)
 		if (stat(m->source, &st) < 0)
 			die_errno(EXIT_SETUP, "mount %s: source %s", m->destination, m->source);
 		file = !S_ISDIR(st.st_mode);
-		mnt = sys_open_tree(AT_FDCWD, m->source,
-				    OPEN_TREE_CLONE | (m->recursive ? AT_RECURSIVE : 0));
+		mnt = mnt_clone(AT_FDCWD, m->source, m->recursive);
 		if (mnt < 0)
 			die_errno(EXIT_SETUP, "bind %s on %s", m->source, m->destination);
-		if (set_attr(mnt, m->recursive ? AT_RECURSIVE : 0, m->attr,
-			     m->attr & MOUNT_ATTR__ATIME ? MOUNT_ATTR__ATIME : 0,
-			     m->propagation) < 0)
+		if (mnt_setattr(mnt, "", m->recursive, m->attr,
+				m->attr & MOUNT_ATTR__ATIME ? MOUNT_ATTR__ATIME : 0,
+				m->propagation) < 0)
 			die_errno(EXIT_SETUP, "bind %s on %s: options", m->source, m->destination);
 	} else {
 		const char *fstype = !strcmp(type, "cgroup") ? "cgroup2" : type;
@@ -377,7 +332,7 @@ static void do_mount(int root, const struct oci_mount *m)
 		}
 		if (mnt < 0)
 			die_errno(EXIT_SETUP, "mount %s on %s", type, m->destination);
-		if (m->propagation && set_attr(mnt, 0, 0, 0, m->propagation) < 0)
+		if (m->propagation && mnt_setattr(mnt, "", false, 0, 0, m->propagation) < 0)
 			die_errno(EXIT_SETUP, "mount %s on %s: propagation", type, m->destination);
 	}
 	is_api = !m->bind && (!strcmp(type, "proc") || !strcmp(type, "sysfs") ||
@@ -406,7 +361,7 @@ static void do_mount(int root, const struct oci_mount *m)
 			check_api_destination(root, m->destination, type);
 		}
 	}
-	if (attach(mnt, target) < 0)
+	if (mnt_attach(mnt, target) < 0)
 		die_errno(EXIT_SETUP, "mount %s on %s", type, m->destination);
 	close(target);
 	/* A kept mount this one covers is out of sight: forget it. */
@@ -473,7 +428,7 @@ static void default_devices(int root)
 			    0666);
 		if (fd < 0 && errno == EEXIST)
 			fd = openat(dev, dev_nodes[i], O_PATH | O_NOFOLLOW | O_CLOEXEC);
-		if (fd < 0 || attach(dev_node_fd[i], fd) < 0)
+		if (fd < 0 || mnt_attach(dev_node_fd[i], fd) < 0)
 			die_errno(EXIT_SETUP, "/dev/%s", dev_nodes[i]);
 		close(fd);
 		close(dev_node_fd[i]);
@@ -569,7 +524,7 @@ static int null_mask(void)
 		die_errno(EXIT_SETUP, "linux.maskedPaths: /dev/null");
 	if (!S_ISCHR(st.st_mode) || st.st_rdev != makedev(1, 3))
 		die(EXIT_SETUP, "linux.maskedPaths: /dev/null is not the null device");
-	mnt = sys_open_tree(fd, "", OPEN_TREE_CLONE | AT_EMPTY_PATH);
+	mnt = mnt_clone(fd, "", false);
 	close(fd);
 	return mnt;
 }
@@ -593,7 +548,7 @@ static void mask_paths(char **paths)
 				     MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC, paths[i]);
 		else
 			mnt = null_mask();
-		if (mnt < 0 || attach(mnt, target) < 0)
+		if (mnt < 0 || mnt_attach(mnt, target) < 0)
 			die_errno(EXIT_SETUP, "linux.maskedPaths: %s", paths[i]);
 		close(mnt);
 		close(target);
@@ -609,12 +564,11 @@ static void readonly_paths(char **paths)
 
 		if (target < 0 && errno == ENOENT)
 			continue;
-		mnt = target < 0 ? -1 : sys_open_tree(target, "", OPEN_TREE_CLONE | AT_RECURSIVE |
-						      AT_EMPTY_PATH);
+		mnt = target < 0 ? -1 : mnt_clone(target, "", true);
 		if (mnt < 0 || target < 0 ||
-		    set_attr(mnt, AT_RECURSIVE, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID |
-			     MOUNT_ATTR_NODEV, 0, 0) < 0 ||
-		    attach(mnt, target) < 0)
+		    mnt_setattr(mnt, "", true, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID |
+				MOUNT_ATTR_NODEV, 0, 0) < 0 ||
+		    mnt_attach(mnt, target) < 0)
 			die_errno(EXIT_SETUP, "linux.readonlyPaths: %s", paths[i]);
 		close(mnt);
 		close(target);
@@ -633,21 +587,20 @@ void oci_setup_root(const struct oci_spec *s)
 		die_errno(EXIT_SETUP, "make / private");
 	for (i = 0; i < sizeof(dev_nodes) / sizeof(dev_nodes[0]); i++) {
 		snprintf(path, sizeof(path), "/dev/%s", dev_nodes[i]);
-		dev_node_fd[i] = sys_open_tree(AT_FDCWD, path, OPEN_TREE_CLONE);
+		dev_node_fd[i] = mnt_clone(AT_FDCWD, path, false);
 		if (dev_node_fd[i] < 0 || fstat(dev_node_fd[i], &st) < 0 ||
-		    set_attr(dev_node_fd[i], 0, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID |
-			     MOUNT_ATTR_NOEXEC, 0, 0) < 0)
+		    mnt_setattr(dev_node_fd[i], "", false, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID |
+				MOUNT_ATTR_NOEXEC, 0, 0) < 0)
 			die_errno(EXIT_SETUP, "%s", path);
 		dev_node_rdev[i] = st.st_rdev;
 	}
-	host_sys = sys_open_tree(AT_FDCWD, "/sys", OPEN_TREE_CLONE);
-	if (host_sys >= 0 && set_attr(host_sys, 0, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID |
-				      MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC, 0, 0) < 0)
+	host_sys = mnt_clone(AT_FDCWD, "/sys", false);
+	if (host_sys >= 0 && mnt_setattr(host_sys, "", false, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID |
+					 MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC, 0, 0) < 0)
 		die_errno(EXIT_SETUP, "make /sys read-only");
 
-	root = sys_open_tree(AT_FDCWD, s->root, OPEN_TREE_CLONE | AT_RECURSIVE);
-	if (root < 0 || syscall(SYS_move_mount, root, "", AT_FDCWD, s->root,
-				MOVE_MOUNT_F_EMPTY_PATH) < 0)
+	root = mnt_clone(AT_FDCWD, s->root, true);
+	if (root < 0 || mnt_attach_at(root, AT_FDCWD, s->root) < 0)
 		die_errno(EXIT_SETUP, "root.path: bind %s onto itself", s->root);
 	if (fchdir(root) < 0)
 		die_errno(EXIT_SETUP, "root.path: %s", s->root);
@@ -658,7 +611,7 @@ void oci_setup_root(const struct oci_spec *s)
 		close(host_sys);
 	test_pause("mounted");
 
-	if (syscall(SYS_pivot_root, ".", ".") < 0)
+	if (sys_pivot_root(".", ".") < 0)
 		die_errno(EXIT_SETUP, "pivot_root into %s", s->root);
 	if (umount2(".", MNT_DETACH) < 0)
 		die_errno(EXIT_SETUP, "detach the old root");
@@ -671,7 +624,7 @@ void oci_setup_root(const struct oci_spec *s)
 	if (s->root_readonly) {
 		int fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
 
-		if (fd < 0 || set_attr(fd, 0, MOUNT_ATTR_RDONLY, 0, 0) < 0)
+		if (fd < 0 || mnt_setattr(fd, "", false, MOUNT_ATTR_RDONLY, 0, 0) < 0)
 			die_errno(EXIT_SETUP, "root.readonly");
 		close(fd);
 	}

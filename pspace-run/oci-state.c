@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "pspace-run.h"
+#include "sys.h"
 #include "oci.h"
 
 /* runc's rule: letters, digits and _+-. ; not "." or "..". */
@@ -173,7 +174,7 @@ int oci_pidfd(const struct oci_state *st)
 
 	if (!st->pid)
 		return -1;
-	fd = syscall(SYS_pidfd_open, st->pid, 0);
+	fd = sys_pidfd_open(st->pid, 0);
 	if (fd < 0)
 		return -1;
 	/* Read after the pidfd is held: the wid cannot be recycled under it. */

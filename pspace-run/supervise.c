@@ -22,10 +22,8 @@
 #include <unistd.h>
 
 #include "pspace-run.h"
+#include "sys.h"
 
-#ifndef PIDFD_SIGNAL_PSPACE
-#define PIDFD_SIGNAL_PSPACE (1UL << 3)	/* SPEC 2.8, kernel series v2 */
-#endif
 
 /*
  * PIDFD_GET_INFO (Linux 6.13), the fields up to exit_code: the size the
@@ -90,7 +88,7 @@ static void catch(sigset_t *set, int sig)
 
 static void send(int pidfd, int sig)
 {
-	if (syscall(SYS_pidfd_send_signal, pidfd, sig, NULL, 0) < 0 && errno != ESRCH)
+	if (sys_pidfd_send_signal(pidfd, sig, 0) < 0 && errno != ESRCH)
 		warn_errno("pidfd_send_signal");
 }
 
@@ -102,7 +100,7 @@ static void send(int pidfd, int sig)
  */
 void kill_pspace(const struct config *cfg, pid_t leader, int pidfd)
 {
-	if (syscall(SYS_pidfd_send_signal, pidfd, SIGKILL, NULL, PIDFD_SIGNAL_PSPACE) == 0) {
+	if (sys_pidfd_send_signal(pidfd, SIGKILL, PIDFD_SIGNAL_PSPACE) == 0) {
 		verbose(cfg, "SIGKILL to the whole pspace (pidfd_send_signal, PIDFD_SIGNAL_PSPACE)");
 		return;
 	}

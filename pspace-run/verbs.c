@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "pspace-run.h"
+#include "sys.h"
 
 struct proc_info {
 	pid_t pid;
@@ -72,9 +73,6 @@ static bool is_leader(const struct proc_info *pi)
 	return pi->levels > 1 && pi->innermost == 1;
 }
 
-#ifndef CLONE_INTO_CGROUP
-#define CLONE_INTO_CGROUP 0x200000000ULL
-#endif
 #define CGROUP2_SUPER_MAGIC 0x63677270
 
 /* What the leader runs with, from /proc/WID/status. */
@@ -146,8 +144,8 @@ static int open_leader_cgroup(pid_t pid)
 	line[strcspn(line, "\n")] = '\0';
 	root = open("/sys/fs/cgroup", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (root >= 0)
-		fd = line[4] ? (int)syscall(SYS_openat2, root, line + 4, &how, sizeof(how))
-			     : (int)syscall(SYS_openat2, root, ".", &how, sizeof(how));
+		fd = line[4] ? sys_openat2(root, line + 4, &how)
+			     : sys_openat2(root, ".", &how);
 	if (fd < 0)
 		die_errno(EXIT_SETUP, "--join %d: its cgroup %s", (int)pid, line + 3);
 	close(root);
@@ -162,17 +160,14 @@ static int open_leader_cgroup(pid_t pid)
  */
 static pid_t clone_into(const struct config *cfg, int cgroup)
 {
-	struct {
-		uint64_t flags, pidfd, child_tid, parent_tid, exit_signal, stack, stack_size,
-			 tls, set_tid, set_tid_size, cgroup;
-	} args = { .exit_signal = SIGCHLD };
+	struct clone_args_v2 args = { .exit_signal = SIGCHLD };
 	pid_t pid;
 
 	if (cgroup < 0)
 		return fork();
 	args.flags = CLONE_INTO_CGROUP;
 	args.cgroup = cgroup;
-	pid = syscall(SYS_clone3, &args, sizeof(args));
+	pid = sys_clone3(&args);
 	if (pid < 0 && (errno == EACCES || errno == EPERM) && geteuid() != 0) {
 		verbose(cfg, "--join %d: its cgroup is not yours to enter (none delegated to you): "
 			"the joined process stays in yours", (int)cfg->join);
@@ -325,7 +320,7 @@ int join_container(const struct config *cfg)
 	 * only if that process is still alive after it was read (a wid of
 	 * a leader that has exited may be a new process's by then).
 	 */
-	pidfd = syscall(SYS_pidfd_open, cfg->join, 0);
+	pidfd = sys_pidfd_open(cfg->join, 0);
 	if (pidfd < 0 && errno == ESRCH)
 		die(EXIT_SETUP, "--join %d: no such process", (int)cfg->join);
 	if (pidfd < 0)
@@ -335,7 +330,7 @@ int join_container(const struct config *cfg)
 	if (!is_leader(&pi))
 		die(EXIT_SETUP, "--join %d: not the leader of a pspace", (int)cfg->join);
 	/* Another user's container: say so, not what would fail next. */
-	if (syscall(SYS_pidfd_send_signal, pidfd, 0, NULL, 0) < 0 && errno == EPERM)
+	if (sys_pidfd_send_signal(pidfd, 0, 0) < 0 && errno == EPERM)
 		die_errno(EXIT_SETUP, "--join %d", (int)cfg->join);
 	if (!TEST_OFF(cfg, OFF_JOIN)) {
 		/* The same or stricter: what the leader has, less what is asked. */
@@ -346,7 +341,7 @@ int join_container(const struct config *cfg)
 		joined.seccomp_prog = leader_filter(cfg, lp.seccomp);
 		cgroup = open_leader_cgroup(cfg->join);
 	}
-	if (syscall(SYS_pidfd_send_signal, pidfd, 0, NULL, 0) < 0)
+	if (sys_pidfd_send_signal(pidfd, 0, 0) < 0)
 		die(EXIT_SETUP, "--join %d: the leader exited while being joined", (int)cfg->join);
 	if (TEST_OFF(cfg, OFF_JOIN)) {
 		/* The fixture: visible inside with the caller's privileges. */
@@ -383,7 +378,7 @@ int join_container(const struct config *cfg)
  */
 static int watch_joined(const struct config *cfg, pid_t child)
 {
-	int pidfd = syscall(SYS_pidfd_open, child, 0);
+	int pidfd = sys_pidfd_open(child, 0);
 
 	if (pidfd < 0)
 		die_errno(EXIT_SETUP, "pidfd_open");
