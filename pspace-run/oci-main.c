@@ -28,11 +28,9 @@
 #include <unistd.h>
 
 #include "pspace-run.h"
+#include "sys.h"
 #include "oci.h"
 
-#ifndef PIDFD_SIGNAL_PSPACE
-#define PIDFD_SIGNAL_PSPACE (1UL << 3)	/* SPEC 2.8 */
-#endif
 
 struct oci_global oci = { .root = OCI_DEFAULT_ROOT, .root_fd = -1 };
 static void (*cleanup)(void);
@@ -164,47 +162,6 @@ void oci_fail(int status, const char *fmt, ...)
 	exit(status);
 }
 
-/* "TERM", "SIGTERM", "15", "RTMIN+3"; -1 when not a signal. */
-int oci_parse_signal(const char *arg)
-{
-	static const struct { const char *name; int sig; } names[] = {
-		{ "HUP", SIGHUP }, { "INT", SIGINT }, { "QUIT", SIGQUIT }, { "ILL", SIGILL },
-		{ "TRAP", SIGTRAP }, { "ABRT", SIGABRT }, { "IOT", SIGIOT }, { "BUS", SIGBUS },
-		{ "FPE", SIGFPE }, { "KILL", SIGKILL }, { "USR1", SIGUSR1 }, { "SEGV", SIGSEGV },
-		{ "USR2", SIGUSR2 }, { "PIPE", SIGPIPE }, { "ALRM", SIGALRM }, { "TERM", SIGTERM },
-		{ "STKFLT", SIGSTKFLT }, { "CHLD", SIGCHLD }, { "CONT", SIGCONT },
-		{ "STOP", SIGSTOP }, { "TSTP", SIGTSTP }, { "TTIN", SIGTTIN }, { "TTOU", SIGTTOU },
-		{ "URG", SIGURG }, { "XCPU", SIGXCPU }, { "XFSZ", SIGXFSZ }, { "VTALRM", SIGVTALRM },
-		{ "PROF", SIGPROF }, { "WINCH", SIGWINCH }, { "IO", SIGIO }, { "POLL", SIGPOLL },
-		{ "PWR", SIGPWR }, { "SYS", SIGSYS },
-	};
-	const char *name = arg;
-	char *end;
-	size_t i;
-	long n;
-
-	if (!strncasecmp(name, "SIG", 3))
-		name += 3;
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (!strcasecmp(name, names[i].name))
-			return names[i].sig;
-	if (!strncasecmp(name, "RTMIN", 5)) {
-		n = name[5] ? strtol(name + 5, &end, 10) : 0;
-		if ((!name[5] || !*end) && n >= 0 && SIGRTMIN + n <= SIGRTMAX)
-			return SIGRTMIN + n;
-	}
-	if (!strncasecmp(name, "RTMAX", 5)) {
-		n = name[5] ? strtol(name + 5, &end, 10) : 0;
-		if ((!name[5] || !*end) && n <= 0 && SIGRTMAX + n >= SIGRTMIN)
-			return SIGRTMAX + n;
-	}
-	errno = 0;
-	n = strtol(arg, &end, 10);
-	if (*arg && !*end && !errno && n > 0 && n < NSIG)
-		return n;
-	return -1;
-}
-
 static void usage(FILE *out, int status)
 {
 	fprintf(out,
@@ -292,12 +249,12 @@ static int signal_container(const struct oci_state *st, int sig, bool all)
 	if (pidfd < 0)
 		return -1;
 	if (!all)
-		return syscall(SYS_pidfd_send_signal, pidfd, sig, NULL, 0);
+		return sys_pidfd_send_signal(pidfd, sig, 0);
 	/*
 	 * No fallback to kill(-pid): a pid number is not pinned by the
 	 * pidfd, and a kernel without PIDFD_SIGNAL_PSPACE made no pspace.
 	 */
-	return syscall(SYS_pidfd_send_signal, pidfd, sig, NULL, PIDFD_SIGNAL_PSPACE);
+	return sys_pidfd_send_signal(pidfd, sig, PIDFD_SIGNAL_PSPACE);
 }
 
 static int verb_kill(int argc, char **argv)
@@ -317,7 +274,7 @@ static int verb_kill(int argc, char **argv)
 	}
 	need_id(argc, argv, optind, "kill");
 	if (optind + 1 < argc) {
-		sig = oci_parse_signal(argv[optind + 1]);
+		sig = signal_by_name(argv[optind + 1]);
 		if (sig < 0)
 			oci_fail(EXIT_SETUP, "kill: unknown signal '%s'", argv[optind + 1]);
 	}

@@ -128,35 +128,13 @@ static long parse_number(const char *opt, const char *arg, long min, long max)
 	return v;
 }
 
-/* "TERM", "SIGTERM", "15", "RTMIN+3", "SIGRTMIN+3" */
 static int parse_signal(const char *arg)
 {
-	static const struct { const char *name; int sig; } names[] = {
-		{ "HUP", SIGHUP }, { "INT", SIGINT }, { "QUIT", SIGQUIT },
-		{ "KILL", SIGKILL }, { "USR1", SIGUSR1 }, { "USR2", SIGUSR2 },
-		{ "TERM", SIGTERM }, { "CONT", SIGCONT }, { "STOP", SIGSTOP },
-		{ "PWR", SIGPWR }, { "WINCH", SIGWINCH },
-	};
-	const char *name = arg;
-	char *end;
-	size_t i;
-	long n;
+	int sig = signal_by_name(arg);
 
-	if (!strncasecmp(name, "SIG", 3))
-		name += 3;
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (!strcasecmp(name, names[i].name))
-			return names[i].sig;
-	if (!strncasecmp(name, "RTMIN", 5)) {
-		n = name[5] ? strtol(name + 5, &end, 10) : 0;
-		if ((!name[5] || !*end) && n >= 0 && SIGRTMIN + n <= SIGRTMAX)
-			return SIGRTMIN + n;
-	}
-	n = strtol(arg, &end, 10);
-	if (*arg && !*end && n > 0 && n < NSIG)
-		return n;
-	bad_usage("--kill-signal: unknown signal '%s'", arg);
-	return 0;
+	if (sig < 0)
+		bad_usage("--kill-signal: unknown signal '%s'", arg);
+	return sig;
 }
 
 int stop_signal(const struct config *cfg)
@@ -164,7 +142,7 @@ int stop_signal(const struct config *cfg)
 	if (cfg->kill_signal)
 		return cfg->kill_signal;
 	/* systemd halts cleanly on SIGRTMIN+3 and ignores SIGTERM as pid 1. */
-	return cfg->boots_init ? SIGRTMIN + 3 : SIGTERM;
+	return cfg->boots_init ? SIGNAL_RTMIN + 3 : SIGTERM;
 }
 
 /*

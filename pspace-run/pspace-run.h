@@ -147,6 +147,9 @@ void parse_options(struct config *cfg, int argc, char **argv);
 unsigned int test_off_env(void);
 void test_pause(const char *stage);
 int stop_signal(const struct config *cfg);
+int signal_by_name(const char *arg);
+#define SIGNAL_RTMIN 34	/* glibc's SIGRTMIN, as runc and kill(1) count (signals.c) */
+#define SIGNAL_RTMAX 64
 
 /* caps.c */
 uint64_t default_cap_drop(void);
