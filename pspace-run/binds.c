@@ -288,106 +288,33 @@ int ephemeral_root(const struct config *cfg)
 	return mnt;
 }
 
-static struct stat root_stat;
-
-/* @path of ROOT (absolute), resolved inside ROOT; -1 with errno. */
-static int lookup(const struct config *cfg, int root, const char *path, int flags)
-{
-	struct open_how how = {
-		.flags = O_PATH | O_CLOEXEC | flags,
-		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
-	};
-
-	(void)cfg;
-	if (TEST_OFF(cfg, OFF_INROOT))	/* the fixture: as a naive launcher */
-		return openat(root, path + strspn(path, "/"), O_PATH | O_CLOEXEC | flags);
-	return sys_openat2(root, path, &how);
-}
-
 /*
- * DST opened as O_PATH inside ROOT, each missing component made on the
- * way (directories; the last one an empty file when @dir is false).
- * With @quiet, -1 on a failure instead of dying.
+ * DST opened as O_PATH inside ROOT (@root), each missing component made
+ * on the way (directories; the last one an empty file when @dir is
+ * false), a dangling link followed inside ROOT (inroot.c).  With
+ * @quiet, -1 on a failure instead of dying.
  */
 static int make_target(const struct config *cfg, int root, const struct mount_opt *m, bool dir,
 		       bool quiet)
 {
 	const char *option = m->type == MNT_TMPFS ? "--tmpfs" : "--bind";
-	char path[PATH_MAX];
-	size_t len = 0;
-	const char *p = m->dst;
+	struct in_root r;
 	struct stat st;
 	int fd = -1;
 
-	for (;;) {
-		size_t n;
-		bool last;
-
-		p += strspn(p, "/");
-		n = strcspn(p, "/");
-		if (!n)
-			break;
-		last = !p[n + strspn(p + n, "/")];
-		if (len + n + 2 >= sizeof(path))
-			goto fail_errno;
-		path[len++] = '/';
-		memcpy(path + len, p, n);
-		len += n;
-		path[len] = '\0';
-		if (fd >= 0)
-			close(fd);
-		fd = lookup(cfg, root, path, last && !dir ? 0 : O_DIRECTORY);
-		if (fd < 0 && errno == ENOENT) {
-			/* The parent, looked up the same way; one name made in it. */
-			char name[NAME_MAX + 1];
-			int parent, r;
-
-			if (n > NAME_MAX)
-				goto fail_errno;
-			memcpy(name, p, n);
-			name[n] = '\0';
-			path[len - n - 1] = '\0';
-			parent = lookup(cfg, root, len - n - 1 ? path : "/", O_DIRECTORY);
-			path[len - n - 1] = '/';
-			if (parent < 0)
-				goto fail_errno;
-			if (TEST_OFF(cfg, OFF_INROOT)) {
-				/* The fixture: by path from ROOT, as mkdir -p would. */
-				close(parent);
-				parent = -1;
-				if (last && !dir) {
-					r = openat(root, path + 1, O_CREAT | O_WRONLY | O_CLOEXEC, 0644);
-					if (r >= 0)
-						close(r);
-				} else {
-					r = mkdirat(root, path + 1, 0755);
-				}
-			} else if (last && !dir) {
-				r = openat(parent, name, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW |
-					   O_CLOEXEC, 0644);
-				if (r >= 0)
-					close(r);
-			} else {
-				r = mkdirat(parent, name, 0755);
-			}
-			if (parent >= 0)
-				close(parent);
-			if (r < 0 && errno != EEXIST)
-				goto fail_errno;
-			fd = lookup(cfg, root, path, last && !dir ? 0 : O_DIRECTORY);
-		}
-		if (fd < 0)
-			goto fail_errno;
-		p += n;
-	}
-	if (fd < 0 || fstat(fd, &st) < 0)
+	(void)cfg;
+	if (in_root_init(&r, root) < 0)
 		goto fail_errno;
-	if (st.st_dev == root_stat.st_dev && st.st_ino == root_stat.st_ino) {
+	r.naive = TEST_OFF(cfg, OFF_INROOT);
+	fd = in_root_open(&r, m->dst, IN_ROOT_CREATE | (dir ? IN_ROOT_DIR : IN_ROOT_FILE));
+	if (fd == IN_ROOT_IS_ROOT) {
 		if (quiet)
-			goto fail;
+			return -1;
 		die(EXIT_SETUP, "%s %s: DST leads back to the container's / (a symbolic link to /?)",
 		    option, m->arg);
 	}
+	if (fd < 0 || fstat(fd, &st) < 0)
+		goto fail_errno;
 	if (!dir && S_ISDIR(st.st_mode)) {
 		if (quiet)
 			goto fail;
@@ -432,8 +359,6 @@ static void clone_sources(const struct config *cfg)
  */
 void prepare_user_mounts(const struct config *cfg, int root)
 {
-	if (fstat(root, &root_stat) < 0)
-		die_errno(EXIT_SETUP, "%s", cfg->root);
 	clone_sources(cfg);
 	/* In a user namespace of root's, pspace-run did both, locked (userns.c). */
 	if (!cfg->read_only || (cfg->private_users && !TEST_OFF(cfg, OFF_PURO)))
@@ -468,8 +393,6 @@ void make_mount_points(const struct config *cfg, int root)
 {
 	int i;
 
-	if (fstat(root, &root_stat) < 0)
-		die_errno(EXIT_SETUP, "%s", cfg->root);
 	for (i = 0; i < cfg->nmounts; i++) {
 		const struct mount_opt *m = &cfg->mounts[i];
 		int fd;
@@ -598,8 +521,6 @@ void host_binds(struct config *cfg, int root)
 	struct stat api[5];
 	int i, j, n = 0;
 
-	if (fstat(root, &root_stat) < 0)
-		die_errno(EXIT_SETUP, "%s", cfg->root);
 	/*
 	 * The API directories, each a directory of that name (no link,
 	 * present): else where the leader's mounts go depends on links a
@@ -672,19 +593,17 @@ out:
 /* --read-only: a tmpfs on /tmp, as the API file systems are writable. */
 static void mount_tmp(const struct config *cfg, int root)
 {
-	struct open_how how = {
-		.flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
-		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
-	};
+	struct in_root r;
 	const char *bad;
 	int mnt, target;
-	struct stat st;
 
-	target = sys_openat2(root, "tmp", &how);
+	if (in_root_init(&r, root) < 0)
+		die_errno(EXIT_SETUP, "%s", cfg->root);
+	target = in_root_open(&r, "tmp", IN_ROOT_DIR);
+	if (target == IN_ROOT_IS_ROOT)
+		die(EXIT_SETUP, "%s/tmp: leads back to ROOT itself", cfg->root);
 	if (target < 0)
 		return;	/* ROOT has no /tmp: skipped, as the API mounts are */
-	if (fstat(target, &st) < 0 || (st.st_dev == root_stat.st_dev && st.st_ino == root_stat.st_ino))
-		die(EXIT_SETUP, "%s/tmp: leads back to ROOT itself", cfg->root);
 	mnt = mnt_new_fs("tmpfs", "mode=1777", MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, &bad);
 	if (mnt < 0 || mnt_attach(mnt, target) < 0)
 		die_errno(EXIT_SETUP, "mount tmpfs on /tmp");

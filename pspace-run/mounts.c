@@ -68,39 +68,28 @@ static int new_fs(const char *fstype, const char *options, uint64_t attr, const 
 	return mnt_new_fs_or_die(fstype, options, attr, what);
 }
 
-static struct stat root_st;
+static struct in_root in_root;	/* ROOT, to resolve mount points in (inroot.c) */
 
 /*
- * The mount point @path of ROOT (relative, no leading slash), opened as
- * O_PATH: symbolic links are resolved inside ROOT, magic links refused.
- * -1 when ROOT has no such directory (the mount is skipped); any other
- * problem is an error, and so is a path that leads back to ROOT itself
- * ("dev -> /"), where a mount would cover the whole container.
+ * The mount point @path of ROOT (relative, no leading slash), a
+ * directory opened as O_PATH inside ROOT.  -1 when ROOT has no such
+ * directory (the mount is skipped); any other problem is an error, and
+ * so is a path that leads back to ROOT itself ("dev -> /"), where a
+ * mount would cover the whole container.
  */
-static int open_in_root(int root, const char *path)
+static int open_in_root(const char *path)
 {
-	struct open_how how = {
-		.flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
-		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
-	};
-	struct stat st;
-	int fd;
+	int fd = in_root_open(&in_root, path, IN_ROOT_DIR);
 
-	if (TEST_OFF(config, OFF_INROOT))
-		fd = openat(root, path, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	else
-		fd = sys_openat2(root, path, &how);
+	if (fd == IN_ROOT_IS_ROOT)
+		die(EXIT_SETUP, "%s/%s: leads back to ROOT itself (a symbolic link to /?)",
+		    config->root, path);
 	if (fd < 0 && errno == ENOENT) {
 		verbose(config, "ROOT has no /%s: not mounted", path);
 		return -1;
 	}
 	if (fd < 0)
 		die_errno(EXIT_SETUP, "%s/%s", config->root, path);
-	if (fstat(fd, &st) < 0)
-		die_errno(EXIT_SETUP, "%s/%s", config->root, path);
-	if (st.st_dev == root_st.st_dev && st.st_ino == root_st.st_ino)
-		die(EXIT_SETUP, "%s/%s: leads back to ROOT itself (a symbolic link to /?)",
-		    config->root, path);
 	return fd;
 }
 
@@ -481,7 +470,7 @@ static int bind_root_onto_itself(const char *root)
 		die_errno(EXIT_SETUP, "bind %s", root);
 	if (mnt_attach_at(fd, AT_FDCWD, root) < 0)
 		die_errno(EXIT_SETUP, "bind %s onto itself", root);
-	if (fchdir(fd) < 0 || fstat(fd, &root_st) < 0)
+	if (fchdir(fd) < 0)
 		die_errno(EXIT_SETUP, "%s", root);
 	return fd;
 }
@@ -618,19 +607,19 @@ void setup_root(const struct config *cfg, int console_sock)
 	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
 		die_errno(EXIT_SETUP, "make / private");
 	clone_host_sources();
-	if (cfg->ephemeral) {
+	if (cfg->ephemeral)
 		root = ephemeral_root(cfg);
-		if (fstat(root, &root_st) < 0)
-			die_errno(EXIT_SETUP, "%s", cfg->root);
-	} else {
+	else
 		root = bind_root_onto_itself(root_path(cfg));
-	}
 	root_fd = root;
+	if (in_root_init(&in_root, root) < 0)
+		die_errno(EXIT_SETUP, "%s", cfg->root);
+	in_root.naive = TEST_OFF(cfg, OFF_INROOT);
 	/* --bind sources cloned; --read-only's mount points made, then ROOT read-only. */
 	prepare_user_mounts(cfg, root);
 
 	for (i = 0; i < sizeof(api_mounts) / sizeof(api_mounts[0]); i++) {
-		int target = open_in_root(root, api_mounts[i].target);
+		int target = open_in_root(api_mounts[i].target);
 
 		if (target < 0)
 			continue;

@@ -114,101 +114,42 @@ static void normalise(char *out, const char *in)
 	out[n] = '\0';
 }
 
-/*
- * Make the first missing component of @path (relative to @root, resolved
- * with @resolve) in its parent: a directory, or a file if it is the last
- * one and @file.  If a dangling symbolic link is in its place, @path is
- * rewritten to lead through the link's target instead, as the kernel
- * would follow it inside the root.  0 when something was done.
- */
-static int make_missing(int root, char *path, size_t size, bool file, uint64_t resolve)
-{
-	char prefix[PATH_MAX], target[PATH_MAX], rest[PATH_MAX];
-	size_t start = 0, end;
-	int parent = -1, fd;
-	ssize_t n;
-
-	for (;;) {
-		while (path[start] == '/')
-			start++;
-		if (!path[start])
-			return -1;	/* all there: not ENOENT after all */
-		end = start + strcspn(path + start, "/");
-		snprintf(prefix, sizeof(prefix), "%.*s", (int)end, path);
-		fd = open_in(root, prefix, O_PATH, resolve);
-		if (fd < 0)
-			break;
-		close(fd);
-		start = end;
-	}
-	if (errno != ENOENT)
-		return -1;
-	snprintf(prefix, sizeof(prefix), "%.*s", (int)start, path);
-	parent = start ? open_in(root, prefix, O_PATH | O_DIRECTORY, resolve)
-		       : fcntl(root, F_DUPFD_CLOEXEC, 0);
-	if (parent < 0)
-		return -1;
-	snprintf(rest, sizeof(rest), "%s", path + end);
-	path[end] = '\0';
-	if (file && !rest[strspn(rest, "/")]) {
-		fd = openat(parent, path + start, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC,
-			    0644);
-		if (fd >= 0)
-			close(fd);
-	} else {
-		fd = mkdirat(parent, path + start, 0755);
-	}
-	if (fd < 0 && errno == EEXIST) {
-		n = readlinkat(parent, path + start, target, sizeof(target) - 1);
-		if (n <= 0) {
-			close(parent);
-			return -1;
-		}
-		target[n] = '\0';
-		if (snprintf(path, size, "%s/%s%s", target[0] == '/' ? "" : prefix, target, rest) >=
-		    (int)size)
-			errno = ENAMETOOLONG, fd = -1;
-		else
-			fd = 0;
-	} else {
-		snprintf(path + end, size - end, "%s", rest);
-	}
-	close(parent);
-	return fd < 0 ? -1 : 0;
-}
+static struct in_root container_root;	/* the rootfs, bound onto itself */
 
 /*
- * The mount point @dest (absolute in the container) inside @root, found
- * with @resolve and made when missing (make_missing), component by
- * component.  A symbolic link in the image is followed inside the root
- * (/etc/resolv.conf -> /run/..., absolute or relative, dangling or not),
- * as crun follows it.  Returns it O_PATH; -1 for a link when @resolve
- * has RESOLVE_NO_SYMLINKS.
+ * The mount point @path (in the container, or relative to the API mount
+ * @base) found from @base with @resolve, and made when missing, by the
+ * resolver the launcher uses too (inroot.c): a symbolic link in the
+ * image is followed inside the root (/etc/resolv.conf -> /run/...,
+ * absolute or relative, dangling or not), as crun follows it, and a
+ * path leading back to the container's / is refused.  Returns it O_PATH;
+ * -1 for a link when @resolve has RESOLVE_NO_SYMLINKS.
  */
-static int mount_point(int root, const char *dest, bool file, uint64_t resolve)
+static int mount_point(int base, const char *path, bool file, uint64_t resolve)
 {
-	char path[PATH_MAX];
+	struct in_root r = container_root;
+	int flags = IN_ROOT_CREATE | (file ? IN_ROOT_FILE : 0);
 	const char *c;
-	int fd, tries;
+	int fd;
 
-	for (c = dest; *c; c += strcspn(c, "/")) {
+	for (c = path; *c; c += strcspn(c, "/")) {
 		c += strspn(c, "/");
 		if (!strncmp(c, "..", 2) && (!c[2] || c[2] == '/'))
-			die(EXIT_SETUP, "mount destination %s: has a '..'", dest);
+			die(EXIT_SETUP, "mount destination %s: has a '..'", path);
 	}
-	snprintf(path, sizeof(path), "%s", dest);
-	for (tries = 0; tries < 64; tries++) {
-		fd = open_in(root, path, O_PATH, resolve);
-		if (fd >= 0)
-			return fd;
-		if (errno == ENOENT && make_missing(root, path, sizeof(path), file, resolve) == 0)
-			continue;
-		if (errno == ELOOP && (resolve & RESOLVE_NO_SYMLINKS))
-			return -1;
-		die_errno(EXIT_SETUP, "mount destination %s", dest);
-	}
-	errno = ELOOP;
-	die_errno(EXIT_SETUP, "mount destination %s", dest);
+	r.fd = base;
+	r.resolve = resolve & ~(uint64_t)RESOLVE_NO_SYMLINKS;
+	if (resolve & RESOLVE_NO_SYMLINKS)
+		flags |= IN_ROOT_NO_SYMLINKS;
+	fd = in_root_open(&r, path, flags);
+	if (fd == IN_ROOT_IS_ROOT)
+		die(EXIT_SETUP, "mount destination %s: leads back to the container's / (a symbolic link to /?)",
+		    path);
+	if (fd < 0 && errno == ELOOP && (flags & IN_ROOT_NO_SYMLINKS))
+		return -1;
+	if (fd < 0)
+		die_errno(EXIT_SETUP, "mount destination %s", path);
+	return fd;
 }
 
 /* A new file system; -1 with errno, but a refused option is an error of the bundle. */
@@ -602,7 +543,7 @@ void oci_setup_root(const struct oci_spec *s)
 	root = mnt_clone(AT_FDCWD, s->root, true);
 	if (root < 0 || mnt_attach_at(root, AT_FDCWD, s->root) < 0)
 		die_errno(EXIT_SETUP, "root.path: bind %s onto itself", s->root);
-	if (fchdir(root) < 0)
+	if (fchdir(root) < 0 || in_root_init(&container_root, root) < 0)
 		die_errno(EXIT_SETUP, "root.path: %s", s->root);
 	for (i = 0; i < (size_t)s->nmounts; i++)
 		do_mount(root, &s->mounts[i]);

@@ -153,6 +153,7 @@ int main(void)
 	unit_mounts();
 	unit_env_file();
 	unit_oci_config();
+	unit_inroot();
 	if (getpid() != self)
 		_exit(3);	/* a child that came back */
 	remove_scratch();

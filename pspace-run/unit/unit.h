@@ -33,5 +33,6 @@ void unit_signals(void);
 void unit_mounts(void);
 void unit_env_file(void);
 void unit_oci_config(void);
+void unit_inroot(void);
 
 #endif
