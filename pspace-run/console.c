@@ -148,6 +148,8 @@ void console_prepare(const struct config *cfg)
 {
 	int fd, p[2];
 
+	/* The terminal as it was, whatever fails, in whichever process. */
+	on_failure(console_done, false);
 	/* A closed stdio fd would be taken by the next open(), and inherited. */
 	for (fd = 0; fd < 3; fd++)
 		if (fcntl(fd, F_GETFD) < 0 && open("/dev/null", O_RDWR) != fd)
@@ -299,6 +301,7 @@ int console_setup_parent(const struct config *cfg, int sock)
 	int fd, n;
 
 	(void)cfg;
+	on_failure(console_done, false);
 	if (con.sock[1] >= 0)
 		close(con.sock[1]);
 	con.sock[1] = -1;

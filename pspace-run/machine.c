@@ -173,6 +173,8 @@ static int try_claim(int dir, const char *name)
 			lock_fd = fd;
 			owner = getpid();
 			snprintf(claimed, sizeof(claimed), "%s", name);
+			/* The name is free again if pspace-run fails (in pspace-run only). */
+			on_failure(machine_release, true);
 			return 0;
 		}
 		if (fstat(fd, &a) == 0 && !S_ISREG(a.st_mode)) {

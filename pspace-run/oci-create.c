@@ -277,7 +277,7 @@ int oci_create(const struct oci_create_opts *o, bool run)
 		oci_fail(EXIT_SETUP, "%s: %s", st.dir, strerror(errno));
 	}
 	snprintf(made.dir, sizeof(made.dir), "%s", st.dir);
-	oci_set_cleanup(undo_create);
+	on_failure(undo_create, true);
 
 	snprintf(path, sizeof(path), "%s/config.json", st.dir);
 	if (json_object_to_file_ext(path, s->json, JSON_C_TO_STRING_PLAIN) < 0)
@@ -314,7 +314,7 @@ int oci_create(const struct oci_create_opts *o, bool run)
 		if (cgroup >= 0)
 			close(cgroup);
 		/* Nothing of create's to undo from in here. */
-		oci_set_cleanup(NULL);
+		on_failure_cancel(undo_create);
 		oci_close_state_root();
 		/* Everything above the preserved fds goes at exec. */
 		for (fd = 3; fd < 3 + o->preserve_fds; fd++)
@@ -358,7 +358,7 @@ int oci_create(const struct oci_create_opts *o, bool run)
 	oci_run_hooks(s, HOOK_PRESTART, oci_state_json(&st), true);
 	oci_run_hooks(s, HOOK_CREATE_RUNTIME, oci_state_json(&st), true);
 	if (!run) {
-		oci_set_cleanup(NULL);
+		on_failure_cancel(undo_create);
 		return 0;
 	}
 
@@ -368,7 +368,7 @@ int oci_create(const struct oci_create_opts *o, bool run)
 		oci_fail(EXIT_SETUP, "container %s: start: %s", o->id, strerror(errno));
 	close(fifo);
 	unlink(path);
-	oci_set_cleanup(NULL);
+	on_failure_cancel(undo_create);
 	oci_run_hooks(s, HOOK_POSTSTART, oci_state_json(&st), false);
 	if (o->detach)
 		return 0;
@@ -479,7 +479,7 @@ int oci_exec(const struct oci_exec_opts *o)
 		int fd;
 
 		close(report[0]);
-		oci_set_cleanup(NULL);
+		on_failure_cancel(undo_create);
 		oci_close_state_root();
 		/* The host's cgroup directory must not be reachable as a cwd. */
 		if (cgroup >= 0)

@@ -33,7 +33,6 @@
 
 
 struct oci_global oci = { .root = OCI_DEFAULT_ROOT, .root_fd = -1 };
-static void (*cleanup)(void);
 
 static const char *const verbs[] = {
 	"create", "start", "state", "kill", "delete", "run", "exec", "features", "spec",
@@ -62,11 +61,6 @@ bool oci_is_command(int argc, char **argv)
 		if (!strcmp(a, verbs[i]))
 			return true;
 	return false;
-}
-
-void oci_set_cleanup(void (*fn)(void))
-{
-	cleanup = fn;
 }
 
 static void json_escape(FILE *f, const char *s)
@@ -153,12 +147,7 @@ void oci_fail(int status, const char *fmt, ...)
 	va_start(ap, fmt);
 	vlog("error", fmt, ap);
 	va_end(ap);
-	if (cleanup) {
-		void (*fn)(void) = cleanup;
-
-		cleanup = NULL;
-		fn();
-	}
+	undo_on_failure();
 	exit(status);
 }
 

@@ -127,7 +127,6 @@ int oci_main(int argc, char **argv);
 void oci_fail(int status, const char *fmt, ...)
 	__attribute__((noreturn, format(printf, 2, 3)));
 void oci_log(const char *level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void oci_set_cleanup(void (*fn)(void));
 bool oci_check_state_root(void);
 void oci_close_state_root(void);
 

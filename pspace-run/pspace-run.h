@@ -174,6 +174,10 @@ void die(int status, const char *fmt, ...)
 void die_errno(int status, const char *fmt, ...)
 	__attribute__((noreturn, format(printf, 2, 3)));
 void warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* What die() (and the OCI runtime's oci_fail()) undoes first, newest first. */
+void on_failure(void (*fn)(void), bool this_process_only);
+void on_failure_cancel(void (*fn)(void));
+void undo_on_failure(void);
 void warn_errno(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void verbose(const struct config *cfg, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

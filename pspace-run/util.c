@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Error reporting: one line, naming the path or option and the reason;
- * and passing a file descriptor over a unix socket.
+ * what a failure undoes before the exit; and passing a file descriptor
+ * over a unix socket.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -14,6 +15,58 @@
 #include "pspace-run.h"
 
 const char *progname = "pspace-run";
+
+/*
+ * What a failure undoes, newest first, pushed by whatever made it: the
+ * caller's terminal modes (console.c), a claimed machine name
+ * (machine.c), a half-made OCI container (oci-create.c).  An entry
+ * pushed for its own process only is not undone by a child that
+ * inherited it: a container's leader that fails undoes nothing of
+ * pspace-run's.
+ */
+static struct {
+	void (*fn)(void);
+	pid_t owner;	/* 0: in whichever process fails */
+} undo[8];
+static int nundo;
+
+void on_failure(void (*fn)(void), bool this_process_only)
+{
+	int i;
+
+	for (i = 0; i < nundo; i++)
+		if (undo[i].fn == fn)
+			return;
+	if (nundo == (int)(sizeof(undo) / sizeof(undo[0]))) {
+		fprintf(stderr, "%s: internal error: too many things to undo\n", progname);
+		_exit(EXIT_SETUP);
+	}
+	undo[nundo].fn = fn;
+	undo[nundo++].owner = this_process_only ? getpid() : 0;
+}
+
+void on_failure_cancel(void (*fn)(void))
+{
+	int i;
+
+	for (i = 0; i < nundo; i++)
+		if (undo[i].fn == fn) {
+			memmove(&undo[i], &undo[i + 1], (nundo - i - 1) * sizeof(undo[0]));
+			nundo--;
+			return;
+		}
+}
+
+void undo_on_failure(void)
+{
+	pid_t self = getpid();
+
+	while (nundo > 0) {
+		nundo--;
+		if (!undo[nundo].owner || undo[nundo].owner == self)
+			undo[nundo].fn();
+	}
+}
 
 static void vreport(int err, const char *fmt, va_list ap)
 {
@@ -28,8 +81,7 @@ void die(int status, const char *fmt, ...)
 {
 	va_list ap;
 
-	console_done();	/* the terminal as it was, whatever happens */
-	machine_release();	/* the name is free again (in pspace-run only) */
+	undo_on_failure();
 	va_start(ap, fmt);
 	vreport(0, fmt, ap);
 	va_end(ap);
@@ -41,8 +93,7 @@ void die_errno(int status, const char *fmt, ...)
 	int err = errno;
 	va_list ap;
 
-	console_done();
-	machine_release();
+	undo_on_failure();
 	va_start(ap, fmt);
 	vreport(err, fmt, ap);
 	va_end(ap);

@@ -154,6 +154,7 @@ int main(void)
 	unit_env_file();
 	unit_oci_config();
 	unit_inroot();
+	unit_failure();
 	if (getpid() != self)
 		_exit(3);	/* a child that came back */
 	remove_scratch();

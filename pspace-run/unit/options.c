@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "../pspace-run.h"
@@ -380,4 +381,64 @@ void unit_env_file(void)
 	}
 	run_child(env_file, (void *)scratch_dir(), &o);
 	ok(o.status == 125, "--env-file: a directory is refused");
+}
+
+/* die() undoes what was pushed, newest first, each in the process it belongs to. */
+static void undo_a(void)
+{
+	(void)!write(1, "a", 1);	/* die() ends with _exit(): no stdio */
+}
+
+static void undo_b(void)
+{
+	(void)!write(1, "b", 1);	/* die() ends with _exit(): no stdio */
+}
+
+static void undo_c(void)
+{
+	(void)!write(1, "c", 1);	/* die() ends with _exit(): no stdio */
+}
+
+static void push_and_die(void *arg)
+{
+	on_failure(undo_a, false);
+	on_failure(undo_b, true);
+	on_failure(undo_a, false);	/* once is enough */
+	on_failure(undo_c, false);
+	if (arg)
+		on_failure_cancel(undo_c);
+	die(EXIT_SETUP, "failed");
+}
+
+static void push_fork_die(void *arg)
+{
+	pid_t child;
+
+	(void)arg;
+	on_failure(undo_a, false);
+	on_failure(undo_b, true);
+	fflush(stdout);
+	child = fork();
+	if (child == 0)
+		die(EXIT_SETUP, "the child failed");
+	waitpid(child, NULL, 0);
+	printf("|");
+	fflush(stdout);
+	exit(0);
+}
+
+void unit_failure(void)
+{
+	struct outcome o;
+
+	run_child(push_and_die, NULL, &o);
+	if (!ok(o.status == 125 && !strcmp(o.out, "cba") && strstr(o.err, "pspace-run: failed"),
+		"die: undoes what was pushed, newest first, once each"))
+		diag("status %d, out '%s', err '%s'", o.status, o.out, o.err);
+	run_child(push_and_die, "cancel", &o);
+	ok(o.status == 125 && !strcmp(o.out, "ba"), "die: a cancelled undo is not run");
+	run_child(push_fork_die, NULL, &o);
+	if (!ok(!strcmp(o.out, "a|"),
+		"die: a child undoes what belongs to any process, not its parent's own"))
+		diag("out '%s'", o.out);
 }

@@ -34,5 +34,6 @@ void unit_mounts(void);
 void unit_env_file(void);
 void unit_oci_config(void);
 void unit_inroot(void);
+void unit_failure(void);
 
 #endif
