@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Signal names: one table for the launcher and the OCI runtime. */
+/* Signals for both front ends: names, the stop signal, a clean slate for a child. */
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -59,4 +59,35 @@ int signal_by_name(const char *arg)
 	if (*arg && !*end && !errno && n > 0 && n < NSIG)
 		return n;
 	return -1;
+}
+
+/*
+ * In the leader and in a joined process, before anything else of the
+ * container runs: every signal at its default disposition and none
+ * blocked.  A caller that started pspace-run with "&" from a script left
+ * SIGINT and SIGQUIT ignored, which an exec keeps and a shell cannot
+ * trap again (POSIX): the container is a system of its own, as
+ * systemd-nspawn and tini start theirs.
+ */
+void reset_signals(void)
+{
+	struct sigaction sa;
+	sigset_t none;
+	int sig;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = SIG_DFL;
+	for (sig = 1; sig < NSIG; sig++)
+		if (sig != SIGKILL && sig != SIGSTOP)
+			sigaction(sig, &sa, NULL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+}
+
+int stop_signal(const struct config *cfg)
+{
+	if (cfg->kill_signal)
+		return cfg->kill_signal;
+	/* systemd halts cleanly on SIGRTMIN+3 and ignores SIGTERM as pid 1. */
+	return cfg->boots_init ? SIGNAL_RTMIN + 3 : SIGTERM;
 }

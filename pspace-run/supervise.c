@@ -116,29 +116,6 @@ void kill_pspace(const struct config *cfg, pid_t leader, int pidfd)
 		warn_errno("kill(-%d, SIGKILL)", (int)leader);
 }
 
-/*
- * In the leader and in a joined process, before anything else of the
- * container runs: every signal at its default disposition and none
- * blocked.  A caller that started pspace-run with "&" from a script left
- * SIGINT and SIGQUIT ignored, which an exec keeps and a shell cannot
- * trap again (POSIX): the container is a system of its own, as
- * systemd-nspawn and tini start theirs.
- */
-void reset_signals(void)
-{
-	struct sigaction sa;
-	sigset_t none;
-	int sig;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = SIG_DFL;
-	for (sig = 1; sig < NSIG; sig++)
-		if (sig != SIGKILL && sig != SIGSTOP)
-			sigaction(sig, &sa, NULL);
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-}
-
 struct supervisor {
 	const struct config *cfg;
 	pid_t pid;		/* the leader, or the joined process */

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The unit tier's harness and main(): TAP, children for what exits. */
+/* The unit tier's harness: TAP, a scratch directory, children for what exits. */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -128,36 +128,23 @@ const char *scratch_dir(void)
 	return scratch;
 }
 
-static void remove_scratch(void)
+int unit_begin(void)
 {
-	char cmd[128];
-
-	if (!scratch[0])
-		return;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", scratch);
-	if (system(cmd) != 0)
-		fprintf(stderr, "could not remove %s\n", scratch);
-}
-
-int main(void)
-{
-	pid_t self = getpid();
-
 	snprintf(scratch, sizeof(scratch), "/tmp/pspace-run-unit.XXXXXX");
 	if (!mkdtemp(scratch)) {
 		perror("mkdtemp");
-		return 2;
+		return -1;
 	}
-	unit_options();
-	unit_signals();
-	unit_mounts();
-	unit_env_file();
-	unit_oci_config();
-	unit_inroot();
-	unit_failure();
-	if (getpid() != self)
-		_exit(3);	/* a child that came back */
-	remove_scratch();
+	return 0;
+}
+
+int unit_end(void)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", scratch);
+	if (system(cmd) != 0)
+		fprintf(stderr, "could not remove %s\n", scratch);
 	printf("1..%d\n", number);
 	if (skipped)
 		printf("%d passed, %d failed, %d skipped\n", passed, failed, skipped);
@@ -165,3 +152,4 @@ int main(void)
 		printf("%d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
 }
+

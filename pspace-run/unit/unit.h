@@ -25,8 +25,12 @@ bool ok(bool cond, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void skip(const char *what, const char *why);
 /* A line of diagnostics after a failed check. */
 void diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* A scratch directory of its own, removed at exit. */
+/* A scratch directory of its own, removed by unit_end(). */
 const char *scratch_dir(void);
+/* Make the scratch directory; -1 on failure. */
+int unit_begin(void);
+/* Remove it, print the plan and "N passed, N failed[, N skipped]": the exit status. */
+int unit_end(void);
 
 void unit_options(void);
 void unit_signals(void);
