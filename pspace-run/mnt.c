@@ -75,6 +75,8 @@ int mnt_fs_context(const char *fstype, const char *options, const char **bad)
 			r = sys_fsconfig(fs, FSCONFIG_SET_FLAG, opt, NULL, 0);
 		if (r < 0) {
 			err = errno;
+			if (value)
+				value[-1] = '=';	/* named as given: "size=lots" */
 			snprintf(failed_option, sizeof(failed_option), "%s", opt);
 			free(copy);
 			close(fs);

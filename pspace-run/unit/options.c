@@ -307,8 +307,11 @@ void unit_mounts(void)
 	run_child(tmpfs_context, "size=1m,mode=0700", &o);
 	ok(o.status == 0 && strstr(o.out, "fs=1 bad=-"), "mnt_fs_context: tmpfs takes size=1m,mode=0700");
 	run_child(tmpfs_context, "mode=0700,bogus=1", &o);
-	ok(o.status == 0 && strstr(o.out, "fs=0 bad=bogus"),
-	   "mnt_fs_context: a refused option is named (bogus)");
+	ok(o.status == 0 && strstr(o.out, "fs=0 bad=bogus=1"),
+	   "mnt_fs_context: a refused option is named as given (bogus=1)");
+	run_child(tmpfs_context, "size=lots", &o);
+	ok(o.status == 0 && strstr(o.out, "fs=0 bad=size=lots"),
+	   "mnt_fs_context: a refused value is named with its key (size=lots)");
 	run_child(tmpfs_context, "", &o);
 	ok(o.status == 0 && strstr(o.out, "fs=1 bad=-"), "mnt_fs_context: no options");
 }
