@@ -37,21 +37,6 @@
 #include "mnt.h"
 #include "sys.h"
 
-/* <sys/mount.h> and <linux/mount.h> do not mix; what we use of the former. */
-int mount(const char *, const char *, const char *, unsigned long, const void *);
-int umount2(const char *, int);
-#ifndef MS_REC
-#define MS_REC 16384
-#endif
-#ifndef MS_PRIVATE
-#define MS_PRIVATE (1 << 18)
-#endif
-#ifndef MS_MOVE
-#define MS_MOVE 8192
-#endif
-#ifndef MNT_DETACH
-#define MNT_DETACH 2
-#endif
 
 #ifndef CGROUP2_SUPER_MAGIC
 #define CGROUP2_SUPER_MAGIC 0x63677270

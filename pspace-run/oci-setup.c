@@ -41,17 +41,6 @@
 #include "sys.h"
 #include "oci.h"
 
-int mount(const char *, const char *, const char *, unsigned long, const void *);
-int umount2(const char *, int);
-#ifndef MS_REC
-#define MS_REC 16384
-#endif
-#ifndef MS_PRIVATE
-#define MS_PRIVATE (1 << 18)
-#endif
-#ifndef MNT_DETACH
-#define MNT_DETACH 2
-#endif
 #ifndef DEVPTS_SUPER_MAGIC
 #define DEVPTS_SUPER_MAGIC 0x1cd1
 #endif

@@ -226,6 +226,17 @@ int join_container(const struct config *cfg);
 int list_pspaces(const struct config *cfg);
 
 /* machine.c: the names of running containers, in the runtime directory */
+/* /proc/PID/status (proc.c) */
+struct proc_info {
+	pid_t pid;
+	pid_t ppid;		/* PPid, -1 if not read */
+	int levels;		/* entries on the NSpid line */
+	pid_t innermost;	/* the last of them: the pid in its own pspace */
+	pid_t outer;		/* the one before (0 if none): in the parent's */
+	char path[256];		/* the PSpace: line */
+};
+bool read_proc_info(pid_t pid, struct proc_info *pi);
+
 void machine_claim(struct config *cfg);
 void machine_set_wid(pid_t wid);
 void machine_release(void);

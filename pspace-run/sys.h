@@ -30,6 +30,13 @@
 #define CLOSE_RANGE_CLOEXEC (1U << 2)
 #endif
 
+/* <sys/mount.h> and <linux/mount.h> do not mix; what we use of the former. */
+int mount(const char *, const char *, const char *, unsigned long, const void *);
+int umount2(const char *, int);
+#ifndef MNT_DETACH
+#define MNT_DETACH 2
+#endif
+
 /* struct clone_args up to cgroup (CLONE_ARGS_SIZE_VER2, Linux 5.7). */
 struct clone_args_v2 {
 	uint64_t flags;

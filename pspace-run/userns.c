@@ -45,14 +45,6 @@
 #include "mnt.h"
 #include "sys.h"
 
-/* <sys/mount.h> and <linux/mount.h> do not mix; what we use of the former. */
-int mount(const char *, const char *, const char *, unsigned long, const void *);
-#ifndef MS_REC
-#define MS_REC 16384
-#endif
-#ifndef MS_PRIVATE
-#define MS_PRIVATE (1 << 18)
-#endif
 #ifndef AT_RECURSIVE
 #define AT_RECURSIVE 0x8000
 #endif

@@ -29,45 +29,6 @@
 #include "pspace-run.h"
 #include "sys.h"
 
-struct proc_info {
-	pid_t pid;
-	int levels;		/* entries on the NSpid line */
-	pid_t innermost;	/* the last of them */
-	char path[256];		/* the PSpace: line */
-};
-
-static bool read_proc_info(pid_t pid, struct proc_info *pi)
-{
-	char name[64], line[512];
-	FILE *f;
-
-	snprintf(name, sizeof(name), "/proc/%d/status", pid);
-	f = fopen(name, "re");
-	if (!f)
-		return false;
-	memset(pi, 0, sizeof(*pi));
-	pi->pid = pid;
-	while (fgets(line, sizeof(line), f)) {
-		char *p, *end;
-
-		if (!strncmp(line, "NSpid:", 6)) {
-			for (p = line + 6;; p = end) {
-				long v = strtol(p, &end, 10);
-
-				if (end == p)
-					break;
-				pi->levels++;
-				pi->innermost = v;
-			}
-		} else if (!strncmp(line, "PSpace:\t", 8)) {
-			line[strcspn(line, "\n")] = '\0';
-			snprintf(pi->path, sizeof(pi->path), "%.255s", line + 8);
-		}
-	}
-	fclose(f);
-	return pi->levels > 0;
-}
-
 static bool is_leader(const struct proc_info *pi)
 {
 	return pi->levels > 1 && pi->innermost == 1;
@@ -438,38 +399,13 @@ static void leader_command(pid_t pid, char *out, size_t size)
 }
 
 /*
- * The machine name of the container led by @pid: registered by its parent,
- * the pspace-run that started it, under the wid that parent sees (the
- * next to last NSpid).  "-" when there is none.
+ * The machine name of the container led by @pi: registered by its
+ * parent, the pspace-run that started it, under the wid that parent
+ * sees (the next to last NSpid).  "-" when there is none.
  */
-static const char *leader_machine(pid_t pid, char *buf, size_t size)
+static const char *leader_machine(const struct proc_info *pi, char *buf, size_t size)
 {
-	char name[64], line[512];
-	pid_t ppid = -1, prev = -1, last = -1;
-	FILE *f;
-
-	snprintf(name, sizeof(name), "/proc/%d/status", pid);
-	f = fopen(name, "re");
-	if (!f)
-		return "-";
-	while (fgets(line, sizeof(line), f)) {
-		if (!strncmp(line, "PPid:", 5)) {
-			ppid = strtol(line + 5, NULL, 10);
-		} else if (!strncmp(line, "NSpid:", 6)) {
-			char *p = line + 6, *end;
-
-			for (;; p = end) {
-				long v = strtol(p, &end, 10);
-
-				if (end == p)
-					break;
-				prev = last;
-				last = v;
-			}
-		}
-	}
-	fclose(f);
-	if (ppid <= 0 || prev <= 0 || !machine_of(prev, ppid, buf, size))
+	if (pi->ppid <= 0 || pi->outer <= 0 || !machine_of(pi->outer, pi->ppid, buf, size))
 		return "-";
 	return buf;
 }
@@ -521,7 +457,7 @@ int list_pspaces(const struct config *cfg)
 				count++;
 		leader_command(leaders[i].pid, cmd, sizeof(cmd));
 		printf("%*s%-*s %-24s %7d %6d  %s\n", indent, "", 16 - indent,
-		       leader_machine(leaders[i].pid, machine, sizeof(machine)), leaders[i].path,
+		       leader_machine(&leaders[i], machine, sizeof(machine)), leaders[i].path,
 		       (int)leaders[i].pid, count, cmd);
 	}
 	free(leaders);
