@@ -227,23 +227,17 @@ static const char *const dev_nodes[] = { "null", "zero", "full", "random", "uran
 static int dev_node_fd[sizeof(dev_nodes) / sizeof(dev_nodes[0])];
 static dev_t dev_node_rdev[sizeof(dev_nodes) / sizeof(dev_nodes[0])];
 
-static void do_mount(int root, const struct oci_mount *m)
+/* The mount @m of @type (a bind's clone, or a new file system), detached. */
+static int mount_source(const struct oci_mount *m, const char *type, bool *file)
 {
-	const char *type = m->type ? m->type : "bind", *rel = NULL;
-	bool file = false, is_api, keep;
-	int target, mnt, base, i, j;
-	uint64_t resolve = IN_ROOT;
-	char norm[PATH_MAX];
+	int mnt;
 
-	normalise(norm, m->destination);
-	if (!strcmp(norm, "/"))
-		die(EXIT_SETUP, "mounts: destination / is root.path's business");
 	if (m->bind) {
 		struct stat st;
 
 		if (stat(m->source, &st) < 0)
 			die_errno(EXIT_SETUP, "mount %s: source %s", m->destination, m->source);
-		file = !S_ISDIR(st.st_mode);
+		*file = !S_ISDIR(st.st_mode);
 		mnt = mnt_clone(AT_FDCWD, m->source, m->recursive);
 		if (mnt < 0)
 			die_errno(EXIT_SETUP, "bind %s on %s", m->source, m->destination);
@@ -265,6 +259,21 @@ static void do_mount(int root, const struct oci_mount *m)
 		if (m->propagation && mnt_setattr(mnt, "", false, 0, 0, m->propagation) < 0)
 			die_errno(EXIT_SETUP, "mount %s on %s: propagation", type, m->destination);
 	}
+	return mnt;
+}
+
+static void do_mount(int root, const struct oci_mount *m)
+{
+	const char *type = m->type ? m->type : "bind", *rel = NULL;
+	bool file = false, is_api, keep;
+	int target, mnt, base, i, j;
+	uint64_t resolve = IN_ROOT;
+	char norm[PATH_MAX];
+
+	normalise(norm, m->destination);
+	if (!strcmp(norm, "/"))
+		die(EXIT_SETUP, "mounts: destination / is root.path's business");
+	mnt = mount_source(m, type, &file);
 	is_api = !m->bind && (!strcmp(type, "proc") || !strcmp(type, "sysfs") ||
 			      !strcmp(type, "cgroup") || !strcmp(type, "cgroup2"));
 	keep = !off_apifd && (is_api || !strcmp(norm, "/dev"));
