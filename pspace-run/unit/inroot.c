@@ -168,4 +168,16 @@ void unit_inroot(void)
 	IS(resolve("/hostdir/naive", C | IN_ROOT_DIR, true, NULL), "fd",
 	   "in_root: the fixture's naive mode follows the link onto the host");
 	ok(exists(host, "naive", S_IFDIR), "in_root: ... and makes the directory there");
+	{
+		char target[PATH_MAX * 2];
+
+		snprintf(target, sizeof(target), "%s/planted", host);
+		make("link", "hostfile", target);
+	}
+	IS(resolve("/hostfile", C | IN_ROOT_FILE, false, NULL), "fd",
+	   "in_root: a dangling link to a host file: the file is made inside the root");
+	ok(!exists(host, "planted", S_IFREG), "in_root: ... not on the host");
+	IS(resolve("/hostfile", C | IN_ROOT_FILE, true, NULL), "fd",
+	   "in_root: the fixture's naive mode follows it");
+	ok(exists(host, "planted", S_IFREG), "in_root: ... and makes the host's file");
 }
