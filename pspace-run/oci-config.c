@@ -777,9 +777,37 @@ static char *resolve_root(const char *bundle, const char *path)
 }
 
 /* @path's JSON object (config.json or the saved copy): at most 64 MiB, nothing after it. */
+/* The JSON object in @text (@len bytes, NUL-terminated), read from @path. */
+static json_object *parse_json_object(const char *text, size_t len, const char *path)
+{
+	struct json_tokener *tok = json_tokener_new();
+	json_object *root;
+
+	root = json_tokener_parse_ex(tok, text, len);
+	if (!root || json_tokener_get_error(tok) != json_tokener_success)
+		oci_fail(EXIT_SETUP, "%s: not valid JSON: %s at offset %zu", path,
+			 json_tokener_error_desc(json_tokener_get_error(tok) == json_tokener_continue
+						 ? json_tokener_error_parse_eof
+						 : json_tokener_get_error(tok)),
+			 json_tokener_get_parse_end(tok));
+	if (json_tokener_get_parse_end(tok) < len) {
+		size_t e = json_tokener_get_parse_end(tok);
+
+		while (e < len && isspace((unsigned char)text[e]))
+			e++;
+		if (e < len)
+			oci_fail(EXIT_SETUP, "%s: not valid JSON: text after the document at offset %zu",
+				 path, e);
+	}
+	json_tokener_free(tok);
+	if (!json_object_is_type(root, json_type_object))
+		oci_fail(EXIT_SETUP, "%s: expected a JSON object, not %s", path,
+			 type_name(json_object_get_type(root)));
+	return root;
+}
+
 static json_object *read_json_object(const char *path)
 {
-	struct json_tokener *tok;
 	json_object *root;
 	char *text = NULL;
 	size_t len = 0, cap = 0;
@@ -805,28 +833,8 @@ static json_object *read_json_object(const char *path)
 	}
 	close(fd);
 	text[len] = '\0';
-	tok = json_tokener_new();
-	root = json_tokener_parse_ex(tok, text, len);
-	if (!root || json_tokener_get_error(tok) != json_tokener_success)
-		oci_fail(EXIT_SETUP, "%s: not valid JSON: %s at offset %zu", path,
-			 json_tokener_error_desc(json_tokener_get_error(tok) == json_tokener_continue
-						 ? json_tokener_error_parse_eof
-						 : json_tokener_get_error(tok)),
-			 json_tokener_get_parse_end(tok));
-	if (json_tokener_get_parse_end(tok) < len) {
-		size_t e = json_tokener_get_parse_end(tok);
-
-		while (e < len && isspace((unsigned char)text[e]))
-			e++;
-		if (e < len)
-			oci_fail(EXIT_SETUP, "%s: not valid JSON: text after the document at offset %zu",
-				 path, e);
-	}
-	json_tokener_free(tok);
+	root = parse_json_object(text, len, path);
 	free(text);
-	if (!json_object_is_type(root, json_type_object))
-		oci_fail(EXIT_SETUP, "%s: expected a JSON object, not %s", path,
-			 type_name(json_object_get_type(root)));
 	return root;
 }
 
@@ -902,10 +910,11 @@ static void parse_linux(json_object *root, struct oci_spec *s)
 		seccomp_release(oci_seccomp_build(s->seccomp));
 }
 
-struct oci_spec *oci_load_spec_file(const char *path, const char *bundle)
+/* The spec of the config.json object @root, of @bundle. */
+static struct oci_spec *spec_of(json_object *root, const char *bundle)
 {
 	struct oci_spec *s = calloc(1, sizeof(*s));
-	json_object *root = read_json_object(path), *r, *proc;
+	json_object *r, *proc;
 	char *v;
 
 	s->json = root;
@@ -931,6 +940,16 @@ struct oci_spec *oci_load_spec_file(const char *path, const char *bundle)
 
 	parse_linux(root, s);
 	return s;
+}
+
+struct oci_spec *oci_load_spec_file(const char *path, const char *bundle)
+{
+	return spec_of(read_json_object(path), bundle);
+}
+
+struct oci_spec *oci_parse_spec(const char *text, size_t len, const char *bundle)
+{
+	return spec_of(parse_json_object(text, len, "config.json"), bundle);
 }
 
 struct oci_spec *oci_load_saved_spec(const char *path, const char *bundle)

@@ -133,6 +133,8 @@ void oci_close_state_root(void);
 /* oci-config.c */
 struct oci_spec *oci_load_spec(const char *bundle);
 struct oci_spec *oci_load_spec_file(const char *path, const char *bundle);
+/* The same from @text (@len bytes, NUL-terminated): the fuzz target's way in. */
+struct oci_spec *oci_parse_spec(const char *text, size_t len, const char *bundle);
 struct oci_spec *oci_load_saved_spec(const char *path, const char *bundle);
 int oci_parse_process(struct json_object *o, struct oci_process *p, const char *where);
 void *oci_seccomp_build(struct json_object *seccomp);	/* a scmp_filter_ctx */

@@ -58,6 +58,10 @@
 #define AT_EMPTY_PATH 0x1000
 #endif
 
+#ifndef ST_RDONLY
+#define ST_RDONLY 1	/* statfs f_flags; <sys/statvfs.h> in glibc */
+#endif
+
 #define SEALS (F_SEAL_SEAL | F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE)
 
 #define OVERLAYFS_MAGIC 0x794c7630
