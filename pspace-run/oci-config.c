@@ -806,17 +806,23 @@ static json_object *parse_json_object(const char *text, size_t len, const char *
 	return root;
 }
 
-static json_object *read_json_object(const char *path)
+json_object *oci_read_json_file(const char *path)
 {
 	json_object *root;
 	char *text = NULL;
 	size_t len = 0, cap = 0;
+	struct stat st;
 	ssize_t got;
 	int fd;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	/* O_NONBLOCK: a fifo in its place does not hang the verb. */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0)
 		oci_fail(EXIT_SETUP, "%s: %s", path, strerror(errno));
+	if (fstat(fd, &st) < 0)
+		oci_fail(EXIT_SETUP, "%s: %s", path, strerror(errno));
+	if (!S_ISREG(st.st_mode))
+		oci_fail(EXIT_SETUP, "%s: not a regular file", path);
 	for (;;) {
 		if (len + 4096 > cap) {
 			cap = cap ? 2 * cap : 65536;
@@ -944,7 +950,7 @@ static struct oci_spec *spec_of(json_object *root, const char *bundle)
 
 struct oci_spec *oci_load_spec_file(const char *path, const char *bundle)
 {
-	return spec_of(read_json_object(path), bundle);
+	return spec_of(oci_read_json_file(path), bundle);
 }
 
 struct oci_spec *oci_parse_spec(const char *text, size_t len, const char *bundle)

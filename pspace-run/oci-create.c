@@ -62,6 +62,20 @@ static pid_t clone3_(uint64_t flags, int cgroup, int *pidfd)
 	return sys_clone3(&args);
 }
 
+/*
+ * A sibling of the caller (CLONE_PARENT), for exec's process entering the
+ * pspace; under the container's seccomp filter already, which may refuse
+ * clone3 (ENOSYS, as Docker's profile does for it): then clone().
+ */
+static pid_t clone_parent(void)
+{
+	pid_t pid = clone3_(CLONE_PARENT, -1, NULL);
+
+	if (pid < 0 && (errno == ENOSYS || errno == EPERM))
+		pid = sys_clone_parent();
+	return pid;
+}
+
 /* What create undoes when it fails. */
 static struct {
 	char dir[4200];
@@ -424,10 +438,8 @@ int oci_exec(const struct oci_exec_opts *o)
 	snprintf(path, sizeof(path), "%s/config.json", st.dir);
 	s = oci_load_saved_spec(path, st.bundle);
 	if (o->process_file) {
-		json_object *j = json_object_from_file(o->process_file);
+		json_object *j = oci_read_json_file(o->process_file);
 
-		if (!j || !json_object_is_type(j, json_type_object))
-			oci_fail(EXIT_SETUP, "--process %s: not a JSON object", o->process_file);
 		oci_parse_process(j, &p, "process");
 	} else {
 		int i, n0 = 0;
@@ -485,11 +497,32 @@ int oci_exec(const struct oci_exec_opts *o)
 		if (cgroup >= 0)
 			close(cgroup);
 		make_undumpable();
+		/*
+		 * oomScoreAdj by this process's own /proc entry, which the
+		 * container's /proc does not show until it is in the pspace:
+		 * here, before the setns(), and inherited.
+		 */
+		if (p.has_oom_score_adj) {
+			oci_set_oom_score_adj(p.oom_score_adj);
+			p.has_oom_score_adj = false;
+		}
 		if (setns(pidfd, CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWIPC |
 			  CLONE_NEWNET | (st.ns_flags & CLONE_NEWCGROUP)) < 0)
 			die_errno(EXIT_SETUP, "exec %s: setns", o->id);
 		close(pidfd);
-		proc = clone3_(CLONE_PARENT, -1, NULL);
+		for (fd = 3; fd < 3 + o->preserve_fds; fd++)
+			fcntl(fd, F_SETFD, 0);
+		sys_close_range(3 + o->preserve_fds, ~0U, CLOSE_RANGE_CLOEXEC);
+		/*
+		 * The container's user, capabilities, no_new_privs and seccomp
+		 * filter before the process is in the pspace: from its first
+		 * instruction there, nothing of the container can ptrace a
+		 * process with more than the container has (as --join does).
+		 */
+		oci_lock_down(&p, ctx);
+		if (p.no_new_privileges)
+			oci_load_seccomp(ctx);
+		proc = clone_parent();
 		if (proc < 0)
 			die_errno(EXIT_SETUP, "exec %s: clone", o->id);
 		if (proc > 0) {
@@ -497,18 +530,12 @@ int oci_exec(const struct oci_exec_opts *o)
 				_exit(EXIT_SETUP);
 			_exit(0);
 		}
-		for (fd = 3; fd < 3 + o->preserve_fds; fd++)
-			fcntl(fd, F_SETFD, 0);
-		sys_close_range(3 + o->preserve_fds, ~0U, CLOSE_RANGE_CLOEXEC);
-		if (chdir("/") < 0)
-			die_errno(EXIT_SETUP, "chdir /");
+		/* The fixture: 80-oci looks at the process here, its first moment inside. */
+		test_pause("entered");
 		if (console >= 0)
 			oci_setup_console(console, &p);
 		else
 			setsid();
-		oci_lock_down(&p, ctx);
-		if (p.no_new_privileges)
-			oci_load_seccomp(ctx);
 		reset_signals();
 		test_pause("exec");	/* the fixture: a window for 80-oci's exe attack */
 		{

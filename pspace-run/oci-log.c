@@ -60,9 +60,12 @@ static void vlog(const char *level, const char *fmt, va_list ap)
 
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	unpin(msg, sizeof(msg));
-	if (strcmp(level, "debug") || oci.debug)
-		fprintf(stderr, "%s: %s%s%s\n", progname, strcmp(level, "error") ? level : "",
-			strcmp(level, "error") ? ": " : "", msg);
+	if (strcmp(level, "debug") || oci.debug) {
+		fprintf(stderr, "%s: %s%s", progname, strcmp(level, "error") ? level : "",
+			strcmp(level, "error") ? ": " : "");
+		put_escaped(stderr, msg);
+		fputc('\n', stderr);
+	}
 	if (!oci.log)
 		return;
 	fd = open(oci.log, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY, 0600);

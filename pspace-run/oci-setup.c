@@ -736,6 +736,18 @@ void oci_load_seccomp(void *ctx)
  * user and groups with the permitted set kept, the capability sets, the
  * umask and the working directory.
  */
+/* /proc/self/oom_score_adj of this process (inherited by its children). */
+void oci_set_oom_score_adj(int adj)
+{
+	char buf[16];
+	int fd = open("/proc/self/oom_score_adj", O_WRONLY | O_CLOEXEC), n;
+
+	n = snprintf(buf, sizeof(buf), "%d", adj);
+	if (fd < 0 || write(fd, buf, n) != n)
+		die_errno(EXIT_SETUP, "process.oomScoreAdj");
+	close(fd);
+}
+
 void oci_lock_down(const struct oci_process *p, void *ctx)
 {
 	cap_value_t cap, max = (cap_value_t)cap_max_bits();

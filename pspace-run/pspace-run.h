@@ -9,6 +9,7 @@
 #define PSPACE_RUN_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -174,6 +175,7 @@ void die(int status, const char *fmt, ...)
 void die_errno(int status, const char *fmt, ...)
 	__attribute__((noreturn, format(printf, 2, 3)));
 void warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void put_escaped(FILE *f, const char *s);	/* control characters as \xNN */
 /* What die() (and the OCI runtime's oci_fail()) undoes first, newest first. */
 void on_failure(void (*fn)(void), bool this_process_only);
 void on_failure_cancel(void (*fn)(void));

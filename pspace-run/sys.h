@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <linux/mount.h>
 #include <linux/openat2.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdint.h>
 #include <string.h>
@@ -55,6 +56,12 @@ struct clone_args_v2 {
 static inline pid_t sys_clone3(struct clone_args_v2 *args)
 {
 	return syscall(SYS_clone3, args, sizeof(*args));
+}
+
+/* clone(CLONE_PARENT): the child's exit signal is the caller's own. */
+static inline pid_t sys_clone_parent(void)
+{
+	return syscall(SYS_clone, CLONE_PARENT, 0, 0, 0, 0);
 }
 
 static inline int sys_pidfd_open(pid_t pid, unsigned int flags)

@@ -68,10 +68,39 @@ void undo_on_failure(void)
 	}
 }
 
+/*
+ * @s for a terminal: every control character shown as \xNN, the C0 ones
+ * and DEL, and C1 both as UTF-8 (U+0080..U+009F) and as a stray byte.
+ * Messages name what the container or its image made (a path, an
+ * argument, a line of a file in ROOT): none of it reaches the caller's
+ * terminal as an escape sequence (SECURITY).
+ */
+void put_escaped(FILE *f, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	for (; *p; p++) {
+		bool stray = *p >= 0x80 && *p <= 0x9f &&
+			     (p == (const unsigned char *)s || p[-1] < 0x80);
+
+		if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) {
+			fprintf(f, "\\x%02x\\x%02x", p[0], p[1]);
+			p++;
+		} else if (*p < 0x20 || *p == 0x7f || stray) {
+			fprintf(f, "\\x%02x", *p);
+		} else {
+			fputc(*p, f);
+		}
+	}
+}
+
 static void vreport(int err, const char *fmt, va_list ap)
 {
+	char msg[4096];
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	fprintf(stderr, "%s: ", progname);
-	vfprintf(stderr, fmt, ap);
+	put_escaped(stderr, msg);
 	if (err)
 		fprintf(stderr, ": %s", strerror(err));
 	fputc('\n', stderr);

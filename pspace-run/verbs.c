@@ -203,13 +203,17 @@ static void join_and_run(const struct config *joined, int pidfd)
 	 */
 	userns = other_userns(joined->join);
 	/*
-	 * A container given no cgroup has none of its own namespace either:
+	 * A container given no cgroup has none of its own namespace either,
+	 * and one without --private-network shares the host's network:
 	 * entering the caller's own again needs CAP_SYS_ADMIN over the
 	 * host's, which a user lacks (setns checks before it sees that
-	 * nothing changes).
+	 * nothing changes).  A network namespace of its own is entered: a
+	 * joined process left in the host's would hand the container a way
+	 * into it (setns() to the joined pid's, from inside).
 	 */
 	if (setns(pidfd, CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWIPC |
 		  (other_ns(joined->join, "cgroup") ? CLONE_NEWCGROUP : 0) |
+		  (other_ns(joined->join, "net") ? CLONE_NEWNET : 0) |
 		  (userns ? CLONE_NEWUSER : 0)) < 0)
 		die_errno(EXIT_SETUP, "--join %d: setns", (int)joined->join);
 	close(pidfd);

@@ -17,6 +17,7 @@ int main(void)
 	unit_oci_config();
 	unit_inroot();
 	unit_failure();
+	unit_escapes();
 	if (getpid() != self)
 		_exit(3);	/* a child that came back */
 	return unit_end();

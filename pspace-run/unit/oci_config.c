@@ -177,6 +177,21 @@ void unit_oci_config(void)
 	run_child(load, dir, &o);
 	ok(o.status == 0 && strstr(o.err, "unknown capability CAP_FLY: left out"),
 	   "config.json: an unknown capability is left out with a warning");
+	/* A fifo as config.json: refused at once, not waited on. */
+	snprintf(dir, sizeof(dir), "%s/fifo-bundle", scratch_dir());
+	{
+		char path[PATH_MAX + 16];
+
+		snprintf(path, sizeof(path), "%s/rootfs", dir);
+		mkdir(dir, 0700);
+		mkdir(path, 0755);
+		snprintf(path, sizeof(path), "%s/config.json", dir);
+		mkfifo(path, 0600);
+	}
+	run_child(load, dir, &o);
+	if (!ok(o.status == 125 && strstr(o.err, "config.json: not a regular file"),
+		"config.json as a fifo is refused at once"))
+		diag("status %d, err %s", o.status, o.err);
 	run_child(load, "/nonexistent/bundle", &o);
 	ok(o.status == 125 && strstr(o.err, "bundle /nonexistent/bundle"),
 	   "a missing bundle is named");

@@ -20,6 +20,7 @@
 
 #include "../pspace-run.h"
 #include "../mnt.h"
+#include "../oci.h"
 #include "unit.h"
 
 /* What parse_options() made of a command line, one "key=value" a word. */
@@ -110,6 +111,7 @@ static const struct option_case option_cases[] = {
 	{ "/srv/root x", 0, "console=2 " },	/* stdin is no terminal */
 	{ "--cap-drop=all /srv/root x", 0, ALL_DROPPED },
 	{ "--cap-drop=all --cap-add=chown /srv/root x", 0, "capdrop=fffffffffffffffe" },
+	{ "/srv/root x", 0, "capdrop=ffffffff021b5000" },	/* nspawn's less sys_ptrace */
 	{ "--keep-fd=3 --keep-fd=4 /srv/root x", 0, "keep=2 " },
 	{ "-E A=1 -E B= /srv/root x", 0, "setenv=2 " },
 	{ "-M web-1 /srv/root x", 0, "machine=web-1 given=1 " },
@@ -295,6 +297,8 @@ void unit_mounts(void)
 	/* The default set is nspawn's: it keeps CAP_SYS_ADMIN and CAP_KILL, drops CAP_SYS_MODULE. */
 	ok(!(defaults & (1ULL << CAP_SYS_ADMIN)) && !(defaults & (1ULL << CAP_KILL)),
 	   "default capabilities keep CAP_SYS_ADMIN and CAP_KILL");
+	ok(defaults & (1ULL << CAP_SYS_PTRACE),
+	   "default capabilities drop CAP_SYS_PTRACE (a host pidfd's fds and namespaces)");
 	ok((defaults & (1ULL << CAP_SYS_MODULE)) && (defaults & (1ULL << CAP_SYS_RAWIO)) &&
 	   (defaults & (1ULL << CAP_SYS_TIME)) && (defaults & (1ULL << CAP_MAC_ADMIN)),
 	   "default capabilities drop CAP_SYS_MODULE, CAP_SYS_RAWIO, CAP_SYS_TIME, CAP_MAC_ADMIN");
@@ -444,4 +448,40 @@ void unit_failure(void)
 	if (!ok(!strcmp(o.out, "a|"),
 		"die: a child undoes what belongs to any process, not its parent's own"))
 		diag("out '%s'", o.out);
+}
+
+/* Messages name what the container made: no control character reaches the terminal raw. */
+static void die_with(void *arg)
+{
+	die(EXIT_SETUP, "name %s end", (const char *)arg);
+}
+
+static void oci_fail_with(void *arg)
+{
+	oci_fail(EXIT_SETUP, "process.args[0] %s: not found", (const char *)arg);
+}
+
+void unit_escapes(void)
+{
+	static const struct { const char *in, *shown; } cases[] = {
+		{ "\x1b]0;PWNED\x07", "name \\x1b]0;PWNED\\x07 end" },
+		{ "a\nforged row", "name a\\x0aforged row end" },
+		{ "\x1b[2J\x7f", "name \\x1b[2J\\x7f end" },
+		{ "caf\xc3\xa9", "name caf\xc3\xa9 end" },		/* UTF-8 stays */
+		{ "\xc2\x9b" "31m", "name \\xc2\\x9b31m end" },	/* C1 CSI as UTF-8 */
+		{ "x\x9b" "31m", "name x\\x9b31m end" },		/* C1 CSI as a byte */
+		{ "\xe2\x80\x9b", "name \xe2\x80\x9b end" },		/* U+201B is no control */
+	};
+	struct outcome o;
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		run_child(die_with, (void *)cases[i].in, &o);
+		if (!ok(o.status == 125 && strstr(o.err, cases[i].shown) && !strchr(o.err, '\x1b'),
+			"die: a message's control characters are shown as \\xNN (case %zu)", i))
+			diag("stderr: %s", o.err);
+	}
+	run_child(oci_fail_with, "/bin/x\x1b]0;T\x07", &o);
+	ok(o.status == 125 && strstr(o.err, "/bin/x\\x1b]0;T\\x07: not found") &&
+	   !strchr(o.err, '\x1b'), "oci_fail: the same for the OCI runtime's messages");
 }

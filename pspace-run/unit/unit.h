@@ -39,5 +39,6 @@ void unit_env_file(void);
 void unit_oci_config(void);
 void unit_inroot(void);
 void unit_failure(void);
+void unit_escapes(void);
 
 #endif
