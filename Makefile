@@ -49,6 +49,11 @@ check-series: kernel-tree ## checkpatch --strict and a build after each patch (F
 pspace-run: deps ## build/pspace-run: the static launcher
 	@$(PHASE) pspace-run $(MAKE) -s -C pspace-run O=$(abspath $(B))
 
+unit: deps ## pspace-run's host unit tier and a short fuzz run: seconds, no VM (make check runs it first)
+	@$(PHASE) unit sh -c 'tests/host/pspace-run-unit && tests/host/pspace-run-fuzz'
+fuzz: deps ## pspace-run's fuzz targets, FUZZ_SECONDS (600) each: config.json, the command line
+	@$(PHASE) fuzz $(MAKE) -s -C pspace-run O=$(abspath $(B)) fuzz
+
 guest-bin: kernel-tree ## build/guest-bin: selftests built from the patched tree
 	@$(PHASE) guest-bin tests/build-guest-bin.sh
 
@@ -61,7 +66,7 @@ demo: build ## boot the patched kernel and show nested containers
 	@$(PHASE) demo tests/run-guest.sh demo
 	@ci/timings.sh
 
-check: build ## build, then run every test suite in the guest
+check: unit build ## the unit tier, then build and run every test suite in the guest
 	@$(PHASE) check tests/run-guest.sh check; rc=$$?; ci/timings.sh; exit $$rc
 
 check-debug: kernel-debug rootfs ## the kernel and stress suites on the debug kernel
@@ -92,4 +97,4 @@ distclean: ## remove all of build/ (both kernels)
 	rm -rf $(B)
 
 .PHONY: help deps kernel-tree kernel-export kernel kernel-debug kernel-pristine check-series check-debug check-mutants bench \
-	pspace-run guest-bin rootfs build demo check shell regression-baseline install lint clean distclean
+	pspace-run unit fuzz guest-bin rootfs build demo check shell regression-baseline install lint clean distclean

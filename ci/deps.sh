@@ -14,7 +14,8 @@ case "$PSPACE_KERNEL" in
 esac
 pkgs=("${kpkgs[@]}" qemu-system-x86 musl-tools libcap-dev libseccomp-dev libjson-c-dev gcc make
 	debootstrap bc flex bison libelf-dev libssl-dev cpio e2fsprogs ccache
-	xz-utils git rsync kmod python3 python3-ply python3-git file shellcheck gnuplot-nox busybox-static)
+	xz-utils git rsync kmod python3 python3-ply python3-git file shellcheck gnuplot-nox busybox-static
+	clang libclang-rt-14-dev)
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

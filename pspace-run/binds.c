@@ -34,63 +34,8 @@
 #include <unistd.h>
 
 #include "pspace-run.h"
-
-#ifndef AT_RECURSIVE
-#define AT_RECURSIVE 0x8000
-#endif
-
-static int clone_tree(const char *path, bool recursive)
-{
-	return syscall(SYS_open_tree, AT_FDCWD, path,
-		       OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | (recursive ? AT_RECURSIVE : 0));
-}
-
-static int attach_fd(int mnt, int target)
-{
-	return syscall(SYS_move_mount, mnt, "", target, "",
-		       MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH);
-}
-
-static int setattr_fd(int fd, uint64_t set, bool recursive)
-{
-	struct mount_attr a = { .attr_set = set };
-
-	return syscall(SYS_mount_setattr, fd, "", AT_EMPTY_PATH | (recursive ? AT_RECURSIVE : 0),
-		       &a, sizeof(a));
-}
-
-/* A configured, not yet created file system context; -1 with errno, *@bad the option. */
-static int fs_context(const char *fstype, const char *options, const char **bad)
-{
-	static char opt_copy[256];
-	char *opt, *save = NULL;
-	int fs = syscall(SYS_fsopen, fstype, FSOPEN_CLOEXEC);
-
-	*bad = NULL;
-	if (fs < 0)
-		return -1;
-	snprintf(opt_copy, sizeof(opt_copy), "%s", options ? options : "");
-	for (opt = strtok_r(opt_copy, ",", &save); opt; opt = strtok_r(NULL, ",", &save)) {
-		char *value = strchr(opt, '=');
-		int r, err;
-
-		if (value) {
-			*value = '\0';
-			r = syscall(SYS_fsconfig, fs, FSCONFIG_SET_STRING, opt, value + 1, 0);
-			*value = '=';
-		} else {
-			r = syscall(SYS_fsconfig, fs, FSCONFIG_SET_FLAG, opt, NULL, 0);
-		}
-		if (r < 0) {
-			err = errno;
-			close(fs);
-			*bad = opt;
-			errno = err;
-			return -1;
-		}
-	}
-	return fs;
-}
+#include "mnt.h"
+#include "sys.h"
 
 /* --- parsing, in pspace-run before anything is created ------------------- */
 
@@ -246,7 +191,7 @@ void check_mount_sources(struct config *cfg)
 
 		if (m->type == MNT_TMPFS) {
 			const char *bad;
-			int fs = fs_context("tmpfs", m->fs_opts, &bad);
+			int fs = mnt_fs_context("tmpfs", m->fs_opts, &bad);
 
 			if (fs < 0 && bad)
 				die_errno(EXIT_SETUP, "--tmpfs %s: option '%s'", m->arg, bad);
@@ -299,16 +244,12 @@ int ephemeral_root(const struct config *cfg)
 	char lower[64], upper[64], work[64];
 	const char *bad;
 	struct stat st;
-	int root, tmp, ov, mnt, fs;
+	int root, tmp, ov, mnt;
 
 	root = open(root_path(cfg), O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (root < 0 || fstat(root, &st) < 0)
 		die_errno(EXIT_SETUP, "--ephemeral: %s", cfg->root);
-	fs = fs_context("tmpfs", "mode=0755", &bad);
-	if (fs < 0 || syscall(SYS_fsconfig, fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0)
-		die_errno(EXIT_SETUP, "--ephemeral: tmpfs");
-	tmp = syscall(SYS_fsmount, fs, FSMOUNT_CLOEXEC, 0);
-	close(fs);
+	tmp = mnt_new_fs("tmpfs", "mode=0755", 0, &bad);
 	if (tmp < 0)
 		die_errno(EXIT_SETUP, "--ephemeral: tmpfs");
 	/*
@@ -317,7 +258,7 @@ int ephemeral_root(const struct config *cfg)
 	 * attached onto ROOT first, in our mount namespace only (ROOT itself
 	 * is named by the fd taken before), and the overlay goes on top.
 	 */
-	if (syscall(SYS_move_mount, tmp, "", AT_FDCWD, root_path(cfg), MOVE_MOUNT_F_EMPTY_PATH) < 0)
+	if (mnt_attach_at(tmp, AT_FDCWD, root_path(cfg)) < 0)
 		die_errno(EXIT_SETUP, "--ephemeral: attach the tmpfs onto %s", cfg->root);
 	/* The overlay's "/" is the upper directory's: ROOT's owner and mode. */
 	if (mkdirat(tmp, "upper", 0755) < 0 || mkdirat(tmp, "work", 0700) < 0 ||
@@ -327,23 +268,19 @@ int ephemeral_root(const struct config *cfg)
 	snprintf(lower, sizeof(lower), "/proc/self/fd/%d", root);
 	snprintf(upper, sizeof(upper), "/proc/self/fd/%d/upper", tmp);
 	snprintf(work, sizeof(work), "/proc/self/fd/%d/work", tmp);
-	ov = syscall(SYS_fsopen, "overlay", FSOPEN_CLOEXEC);
+	ov = sys_fsopen("overlay", FSOPEN_CLOEXEC);
 	if (ov < 0)
 		die_errno(EXIT_SETUP, "--ephemeral: overlay (CONFIG_OVERLAY_FS?)");
-	if (syscall(SYS_fsconfig, ov, FSCONFIG_SET_STRING, "lowerdir+", lower, 0) < 0 &&
-	    syscall(SYS_fsconfig, ov, FSCONFIG_SET_STRING, "lowerdir", lower, 0) < 0)
+	if (sys_fsconfig(ov, FSCONFIG_SET_STRING, "lowerdir+", lower, 0) < 0 &&
+	    sys_fsconfig(ov, FSCONFIG_SET_STRING, "lowerdir", lower, 0) < 0)
 		die_errno(EXIT_SETUP, "--ephemeral: overlay lower layer %s", cfg->root);
-	if (syscall(SYS_fsconfig, ov, FSCONFIG_SET_STRING, "upperdir", upper, 0) < 0 ||
-	    syscall(SYS_fsconfig, ov, FSCONFIG_SET_STRING, "workdir", work, 0) < 0 ||
-	    syscall(SYS_fsconfig, ov, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0)
+	if (sys_fsconfig(ov, FSCONFIG_SET_STRING, "upperdir", upper, 0) < 0 ||
+	    sys_fsconfig(ov, FSCONFIG_SET_STRING, "workdir", work, 0) < 0 ||
+	    (mnt = mnt_create(ov, 0)) < 0)
 		die_errno(EXIT_SETUP, "--ephemeral: overlay of %s", cfg->root);
-	mnt = syscall(SYS_fsmount, ov, FSMOUNT_CLOEXEC, 0);
-	if (mnt < 0)
-		die_errno(EXIT_SETUP, "--ephemeral: overlay of %s", cfg->root);
-	close(ov);
 	close(tmp);
 	close(root);
-	if (syscall(SYS_move_mount, mnt, "", AT_FDCWD, root_path(cfg), MOVE_MOUNT_F_EMPTY_PATH) < 0)
+	if (mnt_attach_at(mnt, AT_FDCWD, root_path(cfg)) < 0)
 		die_errno(EXIT_SETUP, "--ephemeral: attach the overlay onto %s", cfg->root);
 	if (fchdir(mnt) < 0)
 		die_errno(EXIT_SETUP, "%s", cfg->root);
@@ -351,106 +288,33 @@ int ephemeral_root(const struct config *cfg)
 	return mnt;
 }
 
-static struct stat root_stat;
-
-/* @path of ROOT (absolute), resolved inside ROOT; -1 with errno. */
-static int lookup(const struct config *cfg, int root, const char *path, int flags)
-{
-	struct open_how how = {
-		.flags = O_PATH | O_CLOEXEC | flags,
-		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
-	};
-
-	(void)cfg;
-	if (TEST_OFF(cfg, OFF_INROOT))	/* the fixture: as a naive launcher */
-		return openat(root, path + strspn(path, "/"), O_PATH | O_CLOEXEC | flags);
-	return syscall(SYS_openat2, root, path, &how, sizeof(how));
-}
-
 /*
- * DST opened as O_PATH inside ROOT, each missing component made on the
- * way (directories; the last one an empty file when @dir is false).
- * With @quiet, -1 on a failure instead of dying.
+ * DST opened as O_PATH inside ROOT (@root), each missing component made
+ * on the way (directories; the last one an empty file when @dir is
+ * false), a dangling link followed inside ROOT (inroot.c).  With
+ * @quiet, -1 on a failure instead of dying.
  */
 static int make_target(const struct config *cfg, int root, const struct mount_opt *m, bool dir,
 		       bool quiet)
 {
 	const char *option = m->type == MNT_TMPFS ? "--tmpfs" : "--bind";
-	char path[PATH_MAX];
-	size_t len = 0;
-	const char *p = m->dst;
+	struct in_root r;
 	struct stat st;
 	int fd = -1;
 
-	for (;;) {
-		size_t n;
-		bool last;
-
-		p += strspn(p, "/");
-		n = strcspn(p, "/");
-		if (!n)
-			break;
-		last = !p[n + strspn(p + n, "/")];
-		if (len + n + 2 >= sizeof(path))
-			goto fail_errno;
-		path[len++] = '/';
-		memcpy(path + len, p, n);
-		len += n;
-		path[len] = '\0';
-		if (fd >= 0)
-			close(fd);
-		fd = lookup(cfg, root, path, last && !dir ? 0 : O_DIRECTORY);
-		if (fd < 0 && errno == ENOENT) {
-			/* The parent, looked up the same way; one name made in it. */
-			char name[NAME_MAX + 1];
-			int parent, r;
-
-			if (n > NAME_MAX)
-				goto fail_errno;
-			memcpy(name, p, n);
-			name[n] = '\0';
-			path[len - n - 1] = '\0';
-			parent = lookup(cfg, root, len - n - 1 ? path : "/", O_DIRECTORY);
-			path[len - n - 1] = '/';
-			if (parent < 0)
-				goto fail_errno;
-			if (TEST_OFF(cfg, OFF_INROOT)) {
-				/* The fixture: by path from ROOT, as mkdir -p would. */
-				close(parent);
-				parent = -1;
-				if (last && !dir) {
-					r = openat(root, path + 1, O_CREAT | O_WRONLY | O_CLOEXEC, 0644);
-					if (r >= 0)
-						close(r);
-				} else {
-					r = mkdirat(root, path + 1, 0755);
-				}
-			} else if (last && !dir) {
-				r = openat(parent, name, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW |
-					   O_CLOEXEC, 0644);
-				if (r >= 0)
-					close(r);
-			} else {
-				r = mkdirat(parent, name, 0755);
-			}
-			if (parent >= 0)
-				close(parent);
-			if (r < 0 && errno != EEXIST)
-				goto fail_errno;
-			fd = lookup(cfg, root, path, last && !dir ? 0 : O_DIRECTORY);
-		}
-		if (fd < 0)
-			goto fail_errno;
-		p += n;
-	}
-	if (fd < 0 || fstat(fd, &st) < 0)
+	(void)cfg;
+	if (in_root_init(&r, root) < 0)
 		goto fail_errno;
-	if (st.st_dev == root_stat.st_dev && st.st_ino == root_stat.st_ino) {
+	r.naive = TEST_OFF(cfg, OFF_INROOT);
+	fd = in_root_open(&r, m->dst, IN_ROOT_CREATE | (dir ? IN_ROOT_DIR : IN_ROOT_FILE));
+	if (fd == IN_ROOT_IS_ROOT) {
 		if (quiet)
-			goto fail;
+			return -1;
 		die(EXIT_SETUP, "%s %s: DST leads back to the container's / (a symbolic link to /?)",
 		    option, m->arg);
 	}
+	if (fd < 0 || fstat(fd, &st) < 0)
+		goto fail_errno;
 	if (!dir && S_ISDIR(st.st_mode)) {
 		if (quiet)
 			goto fail;
@@ -479,10 +343,10 @@ static void clone_sources(const struct config *cfg)
 		source_fd[i] = -1;
 		if (m->type != MNT_BIND || m->host_side)
 			continue;
-		source_fd[i] = clone_tree(m->src, m->recursive);
+		source_fd[i] = mnt_clone(AT_FDCWD, m->src, m->recursive);
 		if (source_fd[i] < 0)
 			die_errno(EXIT_SETUP, "--bind %s: SRC %s", m->arg, m->src);
-		if (m->attr && setattr_fd(source_fd[i], m->attr, true) < 0)
+		if (m->attr && mnt_setattr(source_fd[i], "", true, m->attr, 0, 0) < 0)
 			die_errno(EXIT_SETUP, "--bind %s: OPTS", m->arg);
 	}
 }
@@ -495,14 +359,12 @@ static void clone_sources(const struct config *cfg)
  */
 void prepare_user_mounts(const struct config *cfg, int root)
 {
-	if (fstat(root, &root_stat) < 0)
-		die_errno(EXIT_SETUP, "%s", cfg->root);
 	clone_sources(cfg);
 	/* In a user namespace of root's, pspace-run did both, locked (userns.c). */
 	if (!cfg->read_only || (cfg->private_users && !TEST_OFF(cfg, OFF_PURO)))
 		return;
 	make_mount_points(cfg, root);
-	if (setattr_fd(root, MOUNT_ATTR_RDONLY, true) < 0)
+	if (mnt_setattr(root, "", true, MOUNT_ATTR_RDONLY, 0, 0) < 0)
 		die_errno(EXIT_SETUP, "--read-only: %s", cfg->root);
 	verbose(cfg, "--read-only: %s", cfg->root);
 }
@@ -531,8 +393,6 @@ void make_mount_points(const struct config *cfg, int root)
 {
 	int i;
 
-	if (fstat(root, &root_stat) < 0)
-		die_errno(EXIT_SETUP, "%s", cfg->root);
 	for (i = 0; i < cfg->nmounts; i++) {
 		const struct mount_opt *m = &cfg->mounts[i];
 		int fd;
@@ -607,7 +467,7 @@ void host_bind_sources(const struct config *cfg)
 				related = true;
 		if (related)
 			break;
-		host_src[i] = clone_tree(m->src, m->recursive);
+		host_src[i] = mnt_clone(AT_FDCWD, m->src, m->recursive);
 		if (host_src[i] < 0)
 			die_errno(EXIT_SETUP, "--bind %s: SRC %s", m->arg, m->src);
 	}
@@ -631,7 +491,7 @@ static bool in_api_dir(int root, const char *dst, const struct stat *api, int n)
 		int fd;
 
 		path[len] = '\0';
-		fd = syscall(SYS_openat2, root, path, &how, sizeof(how));
+		fd = sys_openat2(root, path, &how);
 		if (fd < 0)
 			return true;	/* a link, or changed under us: the leader's */
 		if (fstat(fd, &st) < 0) {
@@ -661,8 +521,6 @@ void host_binds(struct config *cfg, int root)
 	struct stat api[5];
 	int i, j, n = 0;
 
-	if (fstat(root, &root_stat) < 0)
-		die_errno(EXIT_SETUP, "%s", cfg->root);
 	/*
 	 * The API directories, each a directory of that name (no link,
 	 * present): else where the leader's mounts go depends on links a
@@ -673,7 +531,7 @@ void host_binds(struct config *cfg, int root)
 		int fd;
 
 		dir.flags |= O_DIRECTORY;
-		fd = syscall(SYS_openat2, root, api_dirs[j], &dir, sizeof(dir));
+		fd = sys_openat2(root, api_dirs[j], &dir);
 		if (fd < 0 || fstat(fd, &api[n]) < 0) {
 			verbose(cfg, "--bind: ROOT's %s is not a plain directory: every bind made "
 				"inside, unlocked", api_dirs[j]);
@@ -702,7 +560,7 @@ void host_binds(struct config *cfg, int root)
 			target = make_target(cfg, root, m, m->src_dir, true);
 		/* Where a lookup without links leads too, and not an API dir. */
 		if (target >= 0)
-			fd = syscall(SYS_openat2, root, m->dst, &how, sizeof(how));
+			fd = sys_openat2(root, m->dst, &how);
 		same = fd >= 0 && fstat(fd, &st) == 0 && fstat(target, &got) == 0 &&
 		       st.st_dev == got.st_dev && st.st_ino == got.st_ino &&
 		       !in_api_dir(root, m->dst, api, n);
@@ -717,9 +575,9 @@ void host_binds(struct config *cfg, int root)
 		}
 		if (m->src_dir && !S_ISDIR(got.st_mode))
 			die(EXIT_SETUP, "--bind %s: DST %s is not a directory, SRC is", m->arg, m->dst);
-		if (m->attr && setattr_fd(host_src[i], m->attr, true) < 0)
+		if (m->attr && mnt_setattr(host_src[i], "", true, m->attr, 0, 0) < 0)
 			die_errno(EXIT_SETUP, "--bind %s: OPTS", m->arg);
-		if (attach_fd(host_src[i], target) < 0)
+		if (mnt_attach(host_src[i], target) < 0)
 			die_errno(EXIT_SETUP, "--bind %s: mount onto DST %s", m->arg, m->dst);
 		close(host_src[i]);
 		close(target);
@@ -735,26 +593,20 @@ out:
 /* --read-only: a tmpfs on /tmp, as the API file systems are writable. */
 static void mount_tmp(const struct config *cfg, int root)
 {
-	struct open_how how = {
-		.flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
-		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
-	};
+	struct in_root r;
 	const char *bad;
-	int fs, mnt, target;
-	struct stat st;
+	int mnt, target;
 
-	target = syscall(SYS_openat2, root, "tmp", &how, sizeof(how));
+	if (in_root_init(&r, root) < 0)
+		die_errno(EXIT_SETUP, "%s", cfg->root);
+	target = in_root_open(&r, "tmp", IN_ROOT_DIR);
+	if (target == IN_ROOT_IS_ROOT)
+		die(EXIT_SETUP, "%s/tmp: leads back to ROOT itself", cfg->root);
 	if (target < 0)
 		return;	/* ROOT has no /tmp: skipped, as the API mounts are */
-	if (fstat(target, &st) < 0 || (st.st_dev == root_stat.st_dev && st.st_ino == root_stat.st_ino))
-		die(EXIT_SETUP, "%s/tmp: leads back to ROOT itself", cfg->root);
-	fs = fs_context("tmpfs", "mode=1777", &bad);
-	if (fs < 0 || syscall(SYS_fsconfig, fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0)
+	mnt = mnt_new_fs("tmpfs", "mode=1777", MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, &bad);
+	if (mnt < 0 || mnt_attach(mnt, target) < 0)
 		die_errno(EXIT_SETUP, "mount tmpfs on /tmp");
-	mnt = syscall(SYS_fsmount, fs, FSMOUNT_CLOEXEC, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV);
-	if (mnt < 0 || attach_fd(mnt, target) < 0)
-		die_errno(EXIT_SETUP, "mount tmpfs on /tmp");
-	close(fs);
 	close(mnt);
 	close(target);
 }
@@ -774,12 +626,8 @@ void user_mounts(const struct config *cfg, int root)
 			continue;
 		if (m->type == MNT_TMPFS) {
 			const char *bad;
-			int fs = fs_context("tmpfs", m->fs_opts, &bad);
 
-			if (fs < 0 || syscall(SYS_fsconfig, fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0)
-				die_errno(EXIT_SETUP, "--tmpfs %s", m->arg);
-			mnt = syscall(SYS_fsmount, fs, FSMOUNT_CLOEXEC, m->attr);
-			close(fs);
+			mnt = mnt_new_fs("tmpfs", m->fs_opts, m->attr, &bad);
 			if (mnt < 0)
 				die_errno(EXIT_SETUP, "--tmpfs %s", m->arg);
 			target = make_target(cfg, root, m, true, false);
@@ -794,7 +642,7 @@ void user_mounts(const struct config *cfg, int root)
 					    m->arg, m->dst);
 			}
 		}
-		if (attach_fd(mnt, target) < 0)
+		if (mnt_attach(mnt, target) < 0)
 			die_errno(EXIT_SETUP, "%s %s: mount onto DST %s",
 				  m->type == MNT_TMPFS ? "--tmpfs" : "--bind", m->arg, m->dst);
 		close(mnt);

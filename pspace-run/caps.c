@@ -16,14 +16,20 @@
 
 #include "pspace-run.h"
 
-/* What systemd-nspawn keeps by default. */
+/*
+ * What systemd-nspawn keeps by default, less CAP_SYS_PTRACE: a container
+ * root with it reaches a host process whose pidfd it gets from any host
+ * socket it can connect to (SO_PEERPIDFD, SCM_PIDFD), and through that
+ * pidfd its fds and namespaces, the host's mount namespace among them
+ * (an outside attack, issue 32).  Docker and podman drop it too.
+ */
 static const cap_value_t kept[] = {
 	CAP_AUDIT_CONTROL, CAP_AUDIT_WRITE, CAP_CHOWN, CAP_DAC_OVERRIDE,
 	CAP_DAC_READ_SEARCH, CAP_FOWNER, CAP_FSETID, CAP_IPC_OWNER, CAP_KILL,
 	CAP_LEASE, CAP_LINUX_IMMUTABLE, CAP_MKNOD, CAP_NET_BIND_SERVICE,
 	CAP_NET_BROADCAST, CAP_NET_RAW, CAP_SETFCAP, CAP_SETGID, CAP_SETPCAP,
 	CAP_SETUID, CAP_SYS_ADMIN, CAP_SYS_BOOT, CAP_SYS_CHROOT, CAP_SYS_NICE,
-	CAP_SYS_PTRACE, CAP_SYS_RESOURCE, CAP_SYS_TTY_CONFIG,
+	CAP_SYS_RESOURCE, CAP_SYS_TTY_CONFIG,
 };
 
 uint64_t default_cap_drop(void)

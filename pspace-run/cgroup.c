@@ -37,6 +37,8 @@
 #include <unistd.h>
 
 #include "pspace-run.h"
+#include "mnt.h"
+#include "sys.h"
 
 #define CGROUP_ROOT "/sys/fs/cgroup"
 #define CGROUP2_SUPER_MAGIC 0x63677270
@@ -180,10 +182,10 @@ static void close_all_but(int a, int b)
 	int lo = a < b ? a : b, hi = a < b ? b : a;
 
 	if (lo > 3)
-		syscall(SYS_close_range, 3, lo - 1, 0);
+		sys_close_range(3, lo - 1, 0);
 	if (hi > lo + 1)
-		syscall(SYS_close_range, lo + 1, hi - 1, 0);
-	syscall(SYS_close_range, hi + 1, ~0U, 0);
+		sys_close_range(lo + 1, hi - 1, 0);
+	sys_close_range(hi + 1, ~0U, 0);
 }
 
 /*
@@ -349,4 +351,45 @@ void cgroup_remove(void)
 	if (!delegated)
 		return;
 	remove_ours();
+}
+
+/*
+ * In the leader, in its delegated cgroup: the program goes onto the
+ * cgroup its cgroup namespace shows as the root.  A nested pspace-run
+ * (bpf(2) refused by the outer filter) leaves it to the outer program,
+ * which its cgroup inherits.
+ */
+void restrict_devices(const struct config *cfg)
+{
+	const char *bad;
+	int mnt, cgroup;
+
+	if (!cgroup_is_delegated() || TEST_OFF(cfg, OFF_DEVICES))
+		return;
+	/*
+	 * In a user namespace bpf(2) is refused: --private-users attached the
+	 * program from outside (cgroup.c); unprivileged, there is none, and
+	 * none is needed for /dev, whose nodes are the host's safe ones bound
+	 * in (a user namespace can make no device node, and what it mounts is
+	 * nodev).
+	 */
+	if (cfg->userns)
+		return;
+	mnt = mnt_new_fs("cgroup2", NULL, 0, &bad);
+	if (mnt < 0)
+		die_errno(EXIT_SETUP, "the container's cgroup");
+	cgroup = openat(mnt, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (cgroup < 0)
+		die_errno(EXIT_SETUP, "the container's cgroup");
+	if (device_policy_attach(cgroup) < 0) {
+		if (errno == EPERM) {
+			verbose(cfg, "no device policy of its own (bpf: EPERM): the outer one holds");
+			close(cgroup);
+			close(mnt);
+			return;
+		}
+		die_errno(EXIT_SETUP, "attach the device policy to the container's cgroup");
+	}
+	close(cgroup);
+	close(mnt);
 }

@@ -41,6 +41,7 @@
 #include <unistd.h>
 
 #include "pspace-run.h"
+#include "mnt.h"
 
 #ifndef TIOCGPTPEER
 #define TIOCGPTPEER _IO('T', 0x41)
@@ -147,6 +148,8 @@ void console_prepare(const struct config *cfg)
 {
 	int fd, p[2];
 
+	/* The terminal as it was, whatever fails, in whichever process. */
+	on_failure(console_done, false);
 	/* A closed stdio fd would be taken by the next open(), and inherited. */
 	for (fd = 0; fd < 3; fd++)
 		if (fcntl(fd, F_GETFD) < 0 && open("/dev/null", O_RDWR) != fd)
@@ -197,9 +200,8 @@ static void bind_console(int slave)
 	if (fd < 0)
 		die_errno(EXIT_SETUP, "create /dev/console");
 	close(fd);
-	tree = syscall(SYS_open_tree, slave, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH);
-	if (tree < 0 ||
-	    syscall(SYS_move_mount, tree, "", AT_FDCWD, "dev/console", MOVE_MOUNT_F_EMPTY_PATH) < 0)
+	tree = mnt_clone(slave, "", false);
+	if (tree < 0 || mnt_attach_at(tree, AT_FDCWD, "dev/console") < 0)
 		die_errno(EXIT_SETUP, "bind the console on /dev/console");
 	close(tree);
 }
@@ -299,6 +301,7 @@ int console_setup_parent(const struct config *cfg, int sock)
 	int fd, n;
 
 	(void)cfg;
+	on_failure(console_done, false);
 	if (con.sock[1] >= 0)
 		close(con.sock[1]);
 	con.sock[1] = -1;

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "pspace-run.h"
+#include "sys.h"
 
 #define DEFAULT_PATH "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 
@@ -93,7 +94,7 @@ void close_caller_fds(const struct config *cfg)
 	for (i = 0; i <= n; i++) {
 		unsigned int to = keep[i] < 0 ? ~0U : (unsigned int)keep[i] - 1;
 
-		if (to >= from && syscall(SYS_close_range, from, to, 0) < 0)
+		if (to >= from && sys_close_range(from, to, 0) < 0)
 			die_errno(EXIT_SETUP, "close_range");
 		if (keep[i] >= 0) {
 			if (fcntl(keep[i], F_SETFD, 0) < 0)

@@ -34,6 +34,7 @@
 #include <unistd.h>
 
 #include "pspace-run.h"
+#include "sys.h"
 
 #define MACHINES "pspace-run/machines"
 
@@ -172,6 +173,8 @@ static int try_claim(int dir, const char *name)
 			lock_fd = fd;
 			owner = getpid();
 			snprintf(claimed, sizeof(claimed), "%s", name);
+			/* The name is free again if pspace-run fails (in pspace-run only). */
+			on_failure(machine_release, true);
 			return 0;
 		}
 		if (fstat(fd, &a) == 0 && !S_ISREG(a.st_mode)) {
@@ -304,27 +307,10 @@ void machine_janitor_release(void)
 	close(dir);
 }
 
-/* /proc/PID/status's PPid. */
-static pid_t parent_of(pid_t pid)
-{
-	char name[64], line[256];
-	pid_t ppid = -1;
-	FILE *f;
-
-	snprintf(name, sizeof(name), "/proc/%d/status", (int)pid);
-	f = fopen(name, "re");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, "PPid:", 5))
-			ppid = strtol(line + 5, NULL, 10);
-	fclose(f);
-	return ppid;
-}
-
 /* --join NAME: the wid of the running container of that name. */
 pid_t machine_lookup(const char *name)
 {
+	struct proc_info pi;
 	pid_t pid, wid;
 	int dir, fd;
 
@@ -341,36 +327,9 @@ pid_t machine_lookup(const char *name)
 		die(EXIT_SETUP, "--join %s: the container is still starting", name);
 	close(fd);
 	/* The leader is that pspace-run's child: a recycled wid is not. */
-	if (parent_of(wid) != pid)
+	if (!read_proc_info(wid, &pi) || pi.ppid != pid)
 		die(EXIT_SETUP, "--join %s: its leader %d is gone", name, (int)wid);
 	return wid;
-}
-
-/* The last number of /proc/PID/status's NSpid (the pid in its own pspace). */
-static pid_t own_pid(pid_t pid)
-{
-	char name[64], line[512];
-	pid_t last = -1;
-	FILE *f;
-
-	snprintf(name, sizeof(name), "/proc/%d/status", (int)pid);
-	f = fopen(name, "re");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, "NSpid:", 6)) {
-			char *p = line + 6, *end;
-
-			for (;; p = end) {
-				long v = strtol(p, &end, 10);
-
-				if (end == p)
-					break;
-				last = v;
-			}
-		}
-	fclose(f);
-	return last;
 }
 
 /*
@@ -392,7 +351,8 @@ const char *machine_of(pid_t wid, pid_t parent, char *buf, size_t size)
 	};
 	const char *found = NULL;
 	char name[64];
-	pid_t me = own_pid(parent);
+	struct proc_info pi;
+	pid_t me = read_proc_info(parent, &pi) ? pi.innermost : -1;
 	struct dirent *e;
 	int root, dir;
 	DIR *d;
@@ -404,7 +364,7 @@ const char *machine_of(pid_t wid, pid_t parent, char *buf, size_t size)
 			close(root);
 		return NULL;
 	}
-	dir = syscall(SYS_openat2, root, "run/" MACHINES, &in_root, sizeof(in_root));
+	dir = sys_openat2(root, "run/" MACHINES, &in_root);
 	close(root);
 	d = dir < 0 ? NULL : fdopendir(dir);
 	if (!d) {
@@ -420,7 +380,7 @@ const char *machine_of(pid_t wid, pid_t parent, char *buf, size_t size)
 
 		if (e->d_name[0] == '.' || !valid_machine(e->d_name))
 			continue;
-		path = syscall(SYS_openat2, dirfd(d), e->d_name, &beneath, sizeof(beneath));
+		path = sys_openat2(dirfd(d), e->d_name, &beneath);
 		if (path < 0)
 			continue;
 		snprintf(proc, sizeof(proc), "/proc/self/fd/%d", path);

@@ -30,30 +30,13 @@
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/socket.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "pspace-run.h"
+#include "mnt.h"
+#include "sys.h"
 
-/* <sys/mount.h> and <linux/mount.h> do not mix; what we use of the former. */
-int mount(const char *, const char *, const char *, unsigned long, const void *);
-int umount2(const char *, int);
-#ifndef MS_REC
-#define MS_REC 16384
-#endif
-#ifndef MS_PRIVATE
-#define MS_PRIVATE (1 << 18)
-#endif
-#ifndef MS_MOVE
-#define MS_MOVE 8192
-#endif
-#ifndef MNT_DETACH
-#define MNT_DETACH 2
-#endif
-#ifndef AT_RECURSIVE
-#define AT_RECURSIVE 0x8000
-#endif
 
 #ifndef CGROUP2_SUPER_MAGIC
 #define CGROUP2_SUPER_MAGIC 0x63677270
@@ -64,100 +47,34 @@ int umount2(const char *, int);
 static const struct config *config;
 static int root_fd = -1;	/* ROOT, bound onto itself */
 
-static int sys_open_tree(int dfd, const char *path, unsigned int flags)
-{
-	return syscall(SYS_open_tree, dfd, path, flags | OPEN_TREE_CLOEXEC);
-}
-
-static int sys_move_mount(int from, const char *from_path, int to, const char *to_path,
-			  unsigned int flags)
-{
-	return syscall(SYS_move_mount, from, from_path, to, to_path, flags);
-}
-
-/* Attach the detached mount @mnt onto the directory or file @target. */
-static int attach(int mnt, int target)
-{
-	return sys_move_mount(mnt, "", target, "",
-			      MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH);
-}
-
-static int set_attr(int fd, const char *path, unsigned int flags, uint64_t attr)
-{
-	struct mount_attr a = { .attr_set = attr };
-
-	return syscall(SYS_mount_setattr, fd, path, flags | (*path ? 0 : AT_EMPTY_PATH),
-		       &a, sizeof(a));
-}
-
-/*
- * A new file system, not yet attached anywhere: fsopen, its options as
- * "key=value,flag", fsmount with @attr.  Dies naming @what on failure.
- */
+/* A new file system, not yet attached anywhere; dies naming @what on failure. */
 static int new_fs(const char *fstype, const char *options, uint64_t attr, const char *what)
 {
-	char opts[128], *opt, *save = NULL;
-	int fs, mnt;
-
-	fs = syscall(SYS_fsopen, fstype, FSOPEN_CLOEXEC);
-	if (fs < 0)
-		die_errno(EXIT_SETUP, "mount %s on %s", fstype, what);
-	snprintf(opts, sizeof(opts), "%s", options ? options : "");
-	for (opt = strtok_r(opts, ",", &save); opt; opt = strtok_r(NULL, ",", &save)) {
-		char *value = strchr(opt, '=');
-		int r;
-
-		if (value) {
-			*value++ = '\0';
-			r = syscall(SYS_fsconfig, fs, FSCONFIG_SET_STRING, opt, value, 0);
-		} else {
-			r = syscall(SYS_fsconfig, fs, FSCONFIG_SET_FLAG, opt, NULL, 0);
-		}
-		if (r < 0)
-			die_errno(EXIT_SETUP, "mount %s on %s: option %s", fstype, what, opt);
-	}
-	if (syscall(SYS_fsconfig, fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0)
-		die_errno(EXIT_SETUP, "mount %s on %s", fstype, what);
-	mnt = syscall(SYS_fsmount, fs, FSMOUNT_CLOEXEC, attr);
-	if (mnt < 0)
-		die_errno(EXIT_SETUP, "mount %s on %s", fstype, what);
-	close(fs);
-	return mnt;
+	return mnt_new_fs_or_die(fstype, options, attr, what);
 }
 
-static struct stat root_st;
+static struct in_root in_root;	/* ROOT, to resolve mount points in (inroot.c) */
 
 /*
- * The mount point @path of ROOT (relative, no leading slash), opened as
- * O_PATH: symbolic links are resolved inside ROOT, magic links refused.
- * -1 when ROOT has no such directory (the mount is skipped); any other
- * problem is an error, and so is a path that leads back to ROOT itself
- * ("dev -> /"), where a mount would cover the whole container.
+ * The mount point @path of ROOT (relative, no leading slash), a
+ * directory opened as O_PATH inside ROOT.  -1 when ROOT has no such
+ * directory (the mount is skipped); any other problem is an error, and
+ * so is a path that leads back to ROOT itself ("dev -> /"), where a
+ * mount would cover the whole container.
  */
-static int open_in_root(int root, const char *path)
+static int open_in_root(const char *path)
 {
-	struct open_how how = {
-		.flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
-		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
-	};
-	struct stat st;
-	int fd;
+	int fd = in_root_open(&in_root, path, IN_ROOT_DIR);
 
-	if (TEST_OFF(config, OFF_INROOT))
-		fd = openat(root, path, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	else
-		fd = syscall(SYS_openat2, root, path, &how, sizeof(how));
+	if (fd == IN_ROOT_IS_ROOT)
+		die(EXIT_SETUP, "%s/%s: leads back to ROOT itself (a symbolic link to /?)",
+		    config->root, path);
 	if (fd < 0 && errno == ENOENT) {
 		verbose(config, "ROOT has no /%s: not mounted", path);
 		return -1;
 	}
 	if (fd < 0)
 		die_errno(EXIT_SETUP, "%s/%s", config->root, path);
-	if (fstat(fd, &st) < 0)
-		die_errno(EXIT_SETUP, "%s/%s", config->root, path);
-	if (st.st_dev == root_st.st_dev && st.st_ino == root_st.st_ino)
-		die(EXIT_SETUP, "%s/%s: leads back to ROOT itself (a symbolic link to /?)",
-		    config->root, path);
 	return fd;
 }
 
@@ -169,7 +86,7 @@ static int open_beneath(int dir, const char *path, int flags)
 		.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS,
 	};
 
-	return syscall(SYS_openat2, dir, path, &how, sizeof(how));
+	return sys_openat2(dir, path, &how);
 }
 
 /*
@@ -180,12 +97,12 @@ static int open_beneath(int dir, const char *path, int flags)
  */
 static int clone_host_node(const char *path, struct stat *st)
 {
-	int fd = sys_open_tree(AT_FDCWD, path, OPEN_TREE_CLONE);
+	int fd = mnt_clone(AT_FDCWD, path, false);
 
 	if (fd < 0 || (st && fstat(fd, st) < 0))
 		die_errno(EXIT_SETUP, "%s", path);
 	if (!TEST_OFF(config, OFF_DEVNODES) &&
-	    set_attr(fd, "", 0, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC) < 0)
+	    mnt_setattr(fd, "", false, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC, 0, 0) < 0)
 		die_errno(EXIT_SETUP, "%s: make its clone read-only", path);
 	return fd;
 }
@@ -213,25 +130,25 @@ static void mask_proc(int proc)
 	if (TEST_OFF(config, OFF_PROCMASK))
 		return;
 	/* The writable pid_max first, from the proc mount itself. */
-	pid_max = sys_open_tree(proc, "sys/kernel/pid_max", OPEN_TREE_CLONE);
+	pid_max = mnt_clone(proc, "sys/kernel/pid_max", false);
 	if (pid_max < 0 && errno != ENOENT)
 		die_errno(EXIT_SETUP, "keep /proc/sys/kernel/pid_max writable");
 
 	for (i = 0; i < sizeof(proc_readonly) / sizeof(proc_readonly[0]); i++) {
-		fd = sys_open_tree(proc, proc_readonly[i], OPEN_TREE_CLONE | AT_RECURSIVE);
+		fd = mnt_clone(proc, proc_readonly[i], true);
 		if (fd < 0 && errno == ENOENT)
 			continue;
 		target = open_beneath(proc, proc_readonly[i], O_PATH | O_DIRECTORY);
 		if (fd < 0 || target < 0 ||
-		    set_attr(fd, "", AT_RECURSIVE, MOUNT_ATTR_RDONLY | ATTR_SAFE) < 0 ||
-		    attach(fd, target) < 0)
+		    mnt_setattr(fd, "", true, MOUNT_ATTR_RDONLY | ATTR_SAFE, 0, 0) < 0 ||
+		    mnt_attach(fd, target) < 0)
 			die_errno(EXIT_SETUP, "make /proc/%s read-only", proc_readonly[i]);
 		close(fd);
 		close(target);
 	}
 	if (pid_max >= 0) {
 		target = open_beneath(proc, "sys/kernel/pid_max", O_PATH);
-		if (target < 0 || attach(pid_max, target) < 0)
+		if (target < 0 || mnt_attach(pid_max, target) < 0)
 			die_errno(EXIT_SETUP, "keep /proc/sys/kernel/pid_max writable");
 		close(target);
 		close(pid_max);
@@ -247,7 +164,7 @@ static void mask_proc(int proc)
 		if (target < 0 && errno == ENOENT)
 			continue;
 		fd = clone_host_node("/dev/null", NULL);
-		if (target < 0 || attach(fd, target) < 0)
+		if (target < 0 || mnt_attach(fd, target) < 0)
 			die_errno(EXIT_SETUP, "mask /proc/%s", proc_inaccessible[i]);
 		close(fd);
 		close(target);
@@ -313,9 +230,9 @@ static void clone_host_sources(void)
 	 * the top only, as 0.1 did.)
 	 */
 	if (TEST_OFF(config, OFF_SYSRO))
-		host_sys = sys_open_tree(AT_FDCWD, "/sys", OPEN_TREE_CLONE | AT_RECURSIVE);
+		host_sys = mnt_clone(AT_FDCWD, "/sys", true);
 	else
-		host_sys = sys_open_tree(AT_FDCWD, "/sys", OPEN_TREE_CLONE);
+		host_sys = mnt_clone(AT_FDCWD, "/sys", false);
 	/*
 	 * In a user namespace the host's submounts of /sys are locked
 	 * (MNT_LOCKED: what they cover must stay covered), and a clone that
@@ -341,8 +258,8 @@ static void clone_host_sources(void)
 	}
 	if (host_sys < 0)
 		die_errno(EXIT_SETUP, "/sys");
-	if (set_attr(host_sys, "", TEST_OFF(config, OFF_SYSRO) ? 0 : AT_RECURSIVE,
-		     MOUNT_ATTR_RDONLY | ATTR_SAFE) < 0)
+	if (mnt_setattr(host_sys, "", !TEST_OFF(config, OFF_SYSRO), MOUNT_ATTR_RDONLY | ATTR_SAFE,
+			0, 0) < 0)
 		die_errno(EXIT_SETUP, "make /sys read-only");
 }
 
@@ -350,7 +267,7 @@ static void mount_proc(int target)
 {
 	int proc = new_fs("proc", NULL, ATTR_SAFE, "/proc");
 
-	if (attach(proc, target) < 0)
+	if (mnt_attach(proc, target) < 0)
 		die_errno(EXIT_SETUP, "mount proc on /proc");
 	mask_proc(proc);
 	close(proc);
@@ -361,7 +278,7 @@ static void mount_sys(int target)
 	char magic[64];
 	int cg, fd;
 
-	if (attach(host_sys, target) < 0)
+	if (mnt_attach(host_sys, target) < 0)
 		die_errno(EXIT_SETUP, "bind /sys");
 	if (!cgroup_is_delegated())
 		return;
@@ -392,7 +309,7 @@ static void mount_sys(int target)
 		if (fstatfs(fd, &sf) == 0 && sf.f_type == CGROUP2_SUPER_MAGIC) {
 			cg = new_fs("tmpfs", "mode=755,size=4k", ATTR_SAFE | MOUNT_ATTR_RDONLY,
 				    "/sys/fs/cgroup");
-			if (attach(cg, fd) < 0)
+			if (mnt_attach(cg, fd) < 0)
 				die_errno(EXIT_SETUP, "cover the host's /sys/fs/cgroup");
 			close(cg);
 			close(fd);
@@ -403,7 +320,7 @@ static void mount_sys(int target)
 	}
 	/* Our own cgroup namespace's view, writable: the delegated cgroup. */
 	cg = new_fs("cgroup2", NULL, ATTR_SAFE, "/sys/fs/cgroup");
-	if (attach(cg, fd) < 0)
+	if (mnt_attach(cg, fd) < 0)
 		die_errno(EXIT_SETUP, "mount cgroup2 on /sys/fs/cgroup");
 	close(cg);
 	close(fd);
@@ -431,7 +348,7 @@ static void dev_submount(int dev, const char *name, mode_t mode, const char *fst
 	if (fd < 0)
 		die_errno(EXIT_SETUP, "%s", what);
 	mnt = new_fs(fstype, options, attr, what);
-	if (attach(mnt, fd) < 0)
+	if (mnt_attach(mnt, fd) < 0)
 		die_errno(EXIT_SETUP, "mount %s on %s", fstype, what);
 	close(mnt);
 	close(fd);
@@ -448,7 +365,7 @@ static void mount_dev(int target)
 			 "/dev");
 	size_t i;
 
-	if (attach(dev, target) < 0)
+	if (mnt_attach(dev, target) < 0)
 		die_errno(EXIT_SETUP, "mount tmpfs on /dev");
 	for (i = 0; i < sizeof(dev_nodes) / sizeof(dev_nodes[0]); i++) {
 		int fd;
@@ -479,7 +396,7 @@ static void mount_dev(int target)
 
 		if (fd < 0)
 			die_errno(EXIT_SETUP, "create /dev/%s", dev_nodes[i]);
-		if (attach(dev_node_fd[i], fd) < 0)
+		if (mnt_attach(dev_node_fd[i], fd) < 0)
 			die_errno(EXIT_SETUP, "bind /dev/%s", dev_nodes[i]);
 		close(fd);
 		close(dev_node_fd[i]);
@@ -507,7 +424,7 @@ static void mount_run(int target)
 	int run = new_fs("tmpfs", "mode=755", MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV |
 			 MOUNT_ATTR_STRICTATIME, "/run");
 
-	if (attach(run, target) < 0)
+	if (mnt_attach(run, target) < 0)
 		die_errno(EXIT_SETUP, "mount tmpfs on /run");
 	close(run);
 }
@@ -532,13 +449,13 @@ static const struct {
  */
 static int bind_root_onto_itself(const char *root)
 {
-	int fd = sys_open_tree(AT_FDCWD, root, OPEN_TREE_CLONE | AT_RECURSIVE);
+	int fd = mnt_clone(AT_FDCWD, root, true);
 
 	if (fd < 0)
 		die_errno(EXIT_SETUP, "bind %s", root);
-	if (sys_move_mount(fd, "", AT_FDCWD, root, MOVE_MOUNT_F_EMPTY_PATH) < 0)
+	if (mnt_attach_at(fd, AT_FDCWD, root) < 0)
 		die_errno(EXIT_SETUP, "bind %s onto itself", root);
-	if (fchdir(fd) < 0 || fstat(fd, &root_st) < 0)
+	if (fchdir(fd) < 0)
 		die_errno(EXIT_SETUP, "%s", root);
 	return fd;
 }
@@ -675,19 +592,19 @@ void setup_root(const struct config *cfg, int console_sock)
 	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
 		die_errno(EXIT_SETUP, "make / private");
 	clone_host_sources();
-	if (cfg->ephemeral) {
+	if (cfg->ephemeral)
 		root = ephemeral_root(cfg);
-		if (fstat(root, &root_st) < 0)
-			die_errno(EXIT_SETUP, "%s", cfg->root);
-	} else {
+	else
 		root = bind_root_onto_itself(root_path(cfg));
-	}
 	root_fd = root;
+	if (in_root_init(&in_root, root) < 0)
+		die_errno(EXIT_SETUP, "%s", cfg->root);
+	in_root.naive = TEST_OFF(cfg, OFF_INROOT);
 	/* --bind sources cloned; --read-only's mount points made, then ROOT read-only. */
 	prepare_user_mounts(cfg, root);
 
 	for (i = 0; i < sizeof(api_mounts) / sizeof(api_mounts[0]); i++) {
-		int target = open_in_root(root, api_mounts[i].target);
+		int target = open_in_root(api_mounts[i].target);
 
 		if (target < 0)
 			continue;
@@ -705,7 +622,7 @@ void setup_root(const struct config *cfg, int console_sock)
 	 * pivot_root(".", ".") stacks the old root on top of the new one;
 	 * detaching it leaves nothing of the host reachable, unlike chroot().
 	 */
-	if (syscall(SYS_pivot_root, ".", ".") == 0) {
+	if (sys_pivot_root(".", ".") == 0) {
 		if (umount2(".", MNT_DETACH) < 0)
 			die_errno(EXIT_SETUP, "detach the old root");
 	} else if (errno == EINVAL && root_is_initramfs()) {

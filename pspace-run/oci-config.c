@@ -147,15 +147,6 @@ static char **get_strings(json_object *o, const char *where, const char *key, bo
 	return v;
 }
 
-static int count(char **v)
-{
-	int n = 0;
-
-	while (v && v[n])
-		n++;
-	return n;
-}
-
 static void refuse_if_set(json_object *o, const char *where, const char *key, const char *why)
 {
 	json_object *v;
@@ -251,9 +242,48 @@ static void parse_rlimits(json_object *proc, struct oci_process *p, const char *
 }
 
 /* process, or an exec --process FILE: into @p. */
+/* process.user: uid, gid, umask, additionalGids; no user name. */
+static void parse_user(json_object *proc, struct oci_process *p, const char *where)
+{
+	json_object *user, *groups;
+	char field[128];
+
+	snprintf(field, sizeof(field), "%s.user", where);
+	user = get(proc, where, "user", json_type_object, false);
+	if (!user)
+		return;
+	groups = get(user, field, "additionalGids", json_type_array, false);
+	p->uid = get_int(user, field, "uid", 0, UINT32_MAX - 1, 0);
+	p->gid = get_int(user, field, "gid", 0, UINT32_MAX - 1, 0);
+	if (json_object_object_get_ex(user, "umask", NULL) &&
+	    get(user, field, "umask", json_type_int, false)) {
+		p->has_umask = true;
+		p->umask = get_int(user, field, "umask", 0, 0777, 022);
+	}
+	refuse_if_set(user, field, "username", "a user name needs the container's "
+		      "passwd; give uid and gid");
+	if (groups) {
+		size_t n = json_object_array_length(groups), k;
+
+		p->groups = calloc(n + 1, sizeof(gid_t));
+		for (k = 0; k < n; k++) {
+			json_object *g = json_object_array_get_idx(groups, k);
+
+			if (!json_object_is_type(g, json_type_int) ||
+			    json_object_get_int64(g) < 0 ||
+			    json_object_get_int64(g) >= UINT32_MAX) {
+				snprintf(field, sizeof(field), "%s.user.additionalGids[%zu]",
+					 where, k);
+				bad(field, "expected a group id");
+			}
+			p->groups[p->ngroups++] = json_object_get_int64(g);
+		}
+	}
+}
+
 int oci_parse_process(json_object *proc, struct oci_process *p, const char *where)
 {
-	json_object *user, *caps, *size;
+	json_object *caps, *size;
 	char field[128];
 	int i;
 
@@ -276,38 +306,7 @@ int oci_parse_process(json_object *proc, struct oci_process *p, const char *wher
 		snprintf(field, sizeof(field), "%s.cwd", where);
 		bad(field, "'%s' is not an absolute path", p->cwd);
 	}
-	snprintf(field, sizeof(field), "%s.user", where);
-	user = get(proc, where, "user", json_type_object, false);
-	if (user) {
-		json_object *groups = get(user, field, "additionalGids", json_type_array, false);
-
-		p->uid = get_int(user, field, "uid", 0, UINT32_MAX - 1, 0);
-		p->gid = get_int(user, field, "gid", 0, UINT32_MAX - 1, 0);
-		if (json_object_object_get_ex(user, "umask", NULL) &&
-		    get(user, field, "umask", json_type_int, false)) {
-			p->has_umask = true;
-			p->umask = get_int(user, field, "umask", 0, 0777, 022);
-		}
-		refuse_if_set(user, field, "username", "a user name needs the container's "
-			      "passwd; give uid and gid");
-		if (groups) {
-			size_t n = json_object_array_length(groups), k;
-
-			p->groups = calloc(n + 1, sizeof(gid_t));
-			for (k = 0; k < n; k++) {
-				json_object *g = json_object_array_get_idx(groups, k);
-
-				if (!json_object_is_type(g, json_type_int) ||
-				    json_object_get_int64(g) < 0 ||
-				    json_object_get_int64(g) >= UINT32_MAX) {
-					snprintf(field, sizeof(field), "%s.user.additionalGids[%zu]",
-						 where, k);
-					bad(field, "expected a group id");
-				}
-				p->groups[p->ngroups++] = json_object_get_int64(g);
-			}
-		}
-	}
+	parse_user(proc, p, where);
 	snprintf(field, sizeof(field), "%s.capabilities", where);
 	caps = get(proc, where, "capabilities", json_type_object, false);
 	if (caps) {
@@ -624,23 +623,11 @@ static void scmp_check(int r, const char *field)
  * the same filter last.  A syscall name libseccomp does not know is left
  * out (a profile lists calls of every kernel), as runc and crun do.
  */
-void *oci_seccomp_build(json_object *sc)
+/* linux.seccomp's flags and architectures onto @ctx. */
+static void seccomp_flags_archs(scmp_filter_ctx ctx, const char *w, char **flags, char **archs)
 {
-	const char *w = "linux.seccomp";
-	char *dflt = get_string(sc, w, "defaultAction", true);
-	int dflt_errno = get_int(sc, w, "defaultErrnoRet", 0, 4095, EPERM);
-	char **archs = get_strings(sc, w, "architectures", false);
-	char **flags = get_strings(sc, w, "flags", false);
-	json_object *calls = get(sc, w, "syscalls", json_type_array, false);
-	uint32_t dact = seccomp_action(dflt, dflt_errno, "linux.seccomp.defaultAction");
-	scmp_filter_ctx ctx = seccomp_init(dact);
-	size_t i, n;
 	int k;
 
-	if (!ctx)
-		bad(w, "libseccomp cannot make a filter");
-	refuse_if_set(sc, w, "listenerPath", "no seccomp notification");
-	scmp_check(seccomp_attr_set(ctx, SCMP_FLTATR_CTL_NNP, 0), w);
 	for (k = 0; flags && flags[k]; k++) {
 		if (!strcmp(flags[k], "SECCOMP_FILTER_FLAG_LOG"))
 			scmp_check(seccomp_attr_set(ctx, SCMP_FLTATR_CTL_LOG, 1), w);
@@ -667,62 +654,86 @@ void *oci_seccomp_build(json_object *sc)
 		if (r != -EEXIST)
 			scmp_check(r, "linux.seccomp.architectures");
 	}
-	n = calls ? json_object_array_length(calls) : 0;
-	for (i = 0; i < n; i++) {
-		json_object *c = json_object_array_get_idx(calls, i), *args;
-		struct scmp_arg_cmp cmp[6];
-		char field[64], **names, *action;
-		unsigned int ncmp = 0;
-		uint32_t act;
-		int j, errno_ret;
+}
 
-		snprintf(field, sizeof(field), "linux.seccomp.syscalls[%zu]", i);
-		if (!json_object_is_type(c, json_type_object))
-			bad(field, "expected an object");
-		names = get_strings(c, field, "names", true);
-		action = get_string(c, field, "action", true);
-		errno_ret = get_int(c, field, "errnoRet", 0, 4095, EPERM);
-		act = seccomp_action(action, errno_ret, field);
-		args = get(c, field, "args", json_type_array, false);
-		for (j = 0; args && j < (int)json_object_array_length(args); j++) {
-			json_object *a = json_object_array_get_idx(args, j);
-			char afield[96], *op;
-			size_t o;
+/* linux.seccomp.syscalls[@i], @c, onto @ctx (nothing for a rule that is @dact). */
+static void seccomp_rule(scmp_filter_ctx ctx, json_object *c, size_t i, uint32_t dact)
+{
+	json_object *args;
+	struct scmp_arg_cmp cmp[6];
+	char field[64], **names, *action;
+	unsigned int ncmp = 0;
+	uint32_t act;
+	int j, errno_ret;
 
-			snprintf(afield, sizeof(afield), "%s.args[%d]", field, j);
-			if (ncmp == 6)
-				bad(afield, "more than 6 argument comparisons");
-			if (!json_object_is_type(a, json_type_object))
-				bad(afield, "expected an object");
-			op = get_string(a, afield, "op", true);
-			for (o = 0; o < sizeof(seccomp_ops) / sizeof(seccomp_ops[0]); o++)
-				if (!strcmp(op, seccomp_ops[o].name))
-					break;
-			if (o == sizeof(seccomp_ops) / sizeof(seccomp_ops[0]))
-				bad(afield, "unknown op %s", op);
-			cmp[ncmp].arg = get_int(a, afield, "index", 0, 5, 0);
-			cmp[ncmp].op = seccomp_ops[o].op;
-			cmp[ncmp].datum_a = get_u64(a, afield, "value");
-			cmp[ncmp].datum_b = get(a, afield, "valueTwo", json_type_int, false)
-					    ? get_u64(a, afield, "valueTwo") : 0;
-			ncmp++;
-		}
-		if (act == dact)
-			continue;	/* libseccomp refuses a rule that is the default */
-		for (j = 0; names[j]; j++) {
-			int nr = seccomp_syscall_resolve_name(names[j]);
-			int r;
+	snprintf(field, sizeof(field), "linux.seccomp.syscalls[%zu]", i);
+	if (!json_object_is_type(c, json_type_object))
+		bad(field, "expected an object");
+	names = get_strings(c, field, "names", true);
+	action = get_string(c, field, "action", true);
+	errno_ret = get_int(c, field, "errnoRet", 0, 4095, EPERM);
+	act = seccomp_action(action, errno_ret, field);
+	args = get(c, field, "args", json_type_array, false);
+	for (j = 0; args && j < (int)json_object_array_length(args); j++) {
+		json_object *a = json_object_array_get_idx(args, j);
+		char afield[96], *op;
+		size_t o;
 
-			if (nr == __NR_SCMP_ERROR)
-				continue;
-			r = seccomp_rule_add_array(ctx, act, nr, ncmp, cmp);
-			/* A rule libseccomp cannot express on every arch is skipped. */
-			if (r == -EDOM || r == -EINVAL)
-				continue;
-			if (r < 0)
-				bad(field, "%s: libseccomp: %s", names[j], strerror(-r));
-		}
+		snprintf(afield, sizeof(afield), "%s.args[%d]", field, j);
+		if (ncmp == 6)
+			bad(afield, "more than 6 argument comparisons");
+		if (!json_object_is_type(a, json_type_object))
+			bad(afield, "expected an object");
+		op = get_string(a, afield, "op", true);
+		for (o = 0; o < sizeof(seccomp_ops) / sizeof(seccomp_ops[0]); o++)
+			if (!strcmp(op, seccomp_ops[o].name))
+				break;
+		if (o == sizeof(seccomp_ops) / sizeof(seccomp_ops[0]))
+			bad(afield, "unknown op %s", op);
+		cmp[ncmp].arg = get_int(a, afield, "index", 0, 5, 0);
+		cmp[ncmp].op = seccomp_ops[o].op;
+		cmp[ncmp].datum_a = get_u64(a, afield, "value");
+		cmp[ncmp].datum_b = get(a, afield, "valueTwo", json_type_int, false)
+				    ? get_u64(a, afield, "valueTwo") : 0;
+		ncmp++;
 	}
+	if (act == dact)
+		return;	/* libseccomp refuses a rule that is the default */
+	for (j = 0; names[j]; j++) {
+		int nr = seccomp_syscall_resolve_name(names[j]);
+		int r;
+
+		if (nr == __NR_SCMP_ERROR)
+			continue;
+		r = seccomp_rule_add_array(ctx, act, nr, ncmp, cmp);
+		/* A rule libseccomp cannot express on every arch is skipped. */
+		if (r == -EDOM || r == -EINVAL)
+			continue;
+		if (r < 0)
+			bad(field, "%s: libseccomp: %s", names[j], strerror(-r));
+	}
+}
+
+void *oci_seccomp_build(json_object *sc)
+{
+	const char *w = "linux.seccomp";
+	char *dflt = get_string(sc, w, "defaultAction", true);
+	int dflt_errno = get_int(sc, w, "defaultErrnoRet", 0, 4095, EPERM);
+	char **archs = get_strings(sc, w, "architectures", false);
+	char **flags = get_strings(sc, w, "flags", false);
+	json_object *calls = get(sc, w, "syscalls", json_type_array, false);
+	uint32_t dact = seccomp_action(dflt, dflt_errno, "linux.seccomp.defaultAction");
+	scmp_filter_ctx ctx = seccomp_init(dact);
+	size_t i, n;
+
+	if (!ctx)
+		bad(w, "libseccomp cannot make a filter");
+	refuse_if_set(sc, w, "listenerPath", "no seccomp notification");
+	scmp_check(seccomp_attr_set(ctx, SCMP_FLTATR_CTL_NNP, 0), w);
+	seccomp_flags_archs(ctx, w, flags, archs);
+	n = calls ? json_object_array_length(calls) : 0;
+	for (i = 0; i < n; i++)
+		seccomp_rule(ctx, json_object_array_get_idx(calls, i), i, dact);
 	(void)seccomp_actions;
 	return ctx;
 }
@@ -765,36 +776,13 @@ static char *resolve_root(const char *bundle, const char *path)
 	return real;
 }
 
-struct oci_spec *oci_load_spec_file(const char *path, const char *bundle)
+/* @path's JSON object (config.json or the saved copy): at most 64 MiB, nothing after it. */
+/* The JSON object in @text (@len bytes, NUL-terminated), read from @path. */
+static json_object *parse_json_object(const char *text, size_t len, const char *path)
 {
-	struct oci_spec *s = calloc(1, sizeof(*s));
-	json_object *root, *r, *proc, *linux_;
-	struct json_tokener *tok;
-	char *text = NULL, *v;
-	size_t len = 0, cap = 0;
-	ssize_t got;
-	int fd, i;
+	struct json_tokener *tok = json_tokener_new();
+	json_object *root;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-	if (fd < 0)
-		oci_fail(EXIT_SETUP, "%s: %s", path, strerror(errno));
-	for (;;) {
-		if (len + 4096 > cap) {
-			cap = cap ? 2 * cap : 65536;
-			if (cap > 64 << 20)
-				oci_fail(EXIT_SETUP, "%s: larger than 64 MiB", path);
-			text = realloc(text, cap + 1);
-		}
-		got = read(fd, text + len, cap - len);
-		if (got < 0)
-			oci_fail(EXIT_SETUP, "%s: %s", path, strerror(errno));
-		if (!got)
-			break;
-		len += got;
-	}
-	close(fd);
-	text[len] = '\0';
-	tok = json_tokener_new();
 	root = json_tokener_parse_ex(tok, text, len);
 	if (!root || json_tokener_get_error(tok) != json_tokener_success)
 		oci_fail(EXIT_SETUP, "%s: not valid JSON: %s at offset %zu", path,
@@ -812,45 +800,73 @@ struct oci_spec *oci_load_spec_file(const char *path, const char *bundle)
 				 path, e);
 	}
 	json_tokener_free(tok);
-	free(text);
 	if (!json_object_is_type(root, json_type_object))
 		oci_fail(EXIT_SETUP, "%s: expected a JSON object, not %s", path,
 			 type_name(json_object_get_type(root)));
-	s->json = root;
-	s->bundle = strdup(bundle);
+	return root;
+}
 
-	v = get_string(root, "", "ociVersion", true);
-	if (strncmp(v, "1.", 2))
-		bad("ociVersion", "'%s' is not 1.x", v);
-	r = get(root, "", "root", json_type_object, true);
-	v = get_string(r, "root", "path", true);
-	s->root = resolve_root(bundle, v);
-	s->root_readonly = get_bool(r, "root", "readonly");
-	s->hostname = get_string(root, "", "hostname", false);
-	if (s->hostname && (strlen(s->hostname) > 64))
-		bad("hostname", "longer than 64 characters");
-	proc = get(root, "", "process", json_type_object, true);
-	oci_parse_process(proc, &s->process, "process");
-	if (s->process.terminal && !s->process.args)
-		bad("process.terminal", "without args");
+json_object *oci_read_json_file(const char *path)
+{
+	json_object *root;
+	char *text = NULL;
+	size_t len = 0, cap = 0;
+	struct stat st;
+	ssize_t got;
+	int fd;
 
-	{
-		json_object *a = get(root, "", "mounts", json_type_array, false);
-		size_t n = a ? json_object_array_length(a) : 0, k;
-
-		s->mounts = calloc(n + 1, sizeof(*s->mounts));
-		for (k = 0; k < n; k++) {
-			json_object *m = json_object_array_get_idx(a, k);
-			char field[64];
-
-			snprintf(field, sizeof(field), "mounts[%zu]", k);
-			if (!json_object_is_type(m, json_type_object))
-				bad(field, "expected an object");
-			parse_mount(m, &s->mounts[k], field);
+	/* O_NONBLOCK: a fifo in its place does not hang the verb. */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0)
+		oci_fail(EXIT_SETUP, "%s: %s", path, strerror(errno));
+	if (fstat(fd, &st) < 0)
+		oci_fail(EXIT_SETUP, "%s: %s", path, strerror(errno));
+	if (!S_ISREG(st.st_mode))
+		oci_fail(EXIT_SETUP, "%s: not a regular file", path);
+	for (;;) {
+		if (len + 4096 > cap) {
+			cap = cap ? 2 * cap : 65536;
+			if (cap > 64 << 20)
+				oci_fail(EXIT_SETUP, "%s: larger than 64 MiB", path);
+			text = realloc(text, cap + 1);
 		}
-		s->nmounts = n;
+		got = read(fd, text + len, cap - len);
+		if (got < 0)
+			oci_fail(EXIT_SETUP, "%s: %s", path, strerror(errno));
+		if (!got)
+			break;
+		len += got;
 	}
-	parse_hooks(root, s);
+	close(fd);
+	text[len] = '\0';
+	root = parse_json_object(text, len, path);
+	free(text);
+	return root;
+}
+
+static void parse_mounts(json_object *root, struct oci_spec *s)
+{
+	json_object *a = get(root, "", "mounts", json_type_array, false);
+	size_t n = a ? json_object_array_length(a) : 0, k;
+
+	s->mounts = calloc(n + 1, sizeof(*s->mounts));
+	for (k = 0; k < n; k++) {
+		json_object *m = json_object_array_get_idx(a, k);
+		char field[64];
+
+		snprintf(field, sizeof(field), "mounts[%zu]", k);
+		if (!json_object_is_type(m, json_type_object))
+			bad(field, "expected an object");
+		parse_mount(m, &s->mounts[k], field);
+	}
+	s->nmounts = n;
+}
+
+/* The linux object: namespaces, what is refused, paths, sysctl, cgroup, seccomp. */
+static void parse_linux(json_object *root, struct oci_spec *s)
+{
+	json_object *linux_;
+	int i;
 
 	linux_ = get(root, "", "linux", json_type_object, false);
 	parse_namespaces(linux_, s);
@@ -898,8 +914,48 @@ struct oci_spec *oci_load_spec_file(const char *path, const char *bundle)
 	s->seccomp = get(linux_, "linux", "seccomp", json_type_object, false);
 	if (s->seccomp)
 		seccomp_release(oci_seccomp_build(s->seccomp));
-	(void)count;
+}
+
+/* The spec of the config.json object @root, of @bundle. */
+static struct oci_spec *spec_of(json_object *root, const char *bundle)
+{
+	struct oci_spec *s = calloc(1, sizeof(*s));
+	json_object *r, *proc;
+	char *v;
+
+	s->json = root;
+	s->bundle = strdup(bundle);
+
+	v = get_string(root, "", "ociVersion", true);
+	if (strncmp(v, "1.", 2))
+		bad("ociVersion", "'%s' is not 1.x", v);
+	r = get(root, "", "root", json_type_object, true);
+	v = get_string(r, "root", "path", true);
+	s->root = resolve_root(bundle, v);
+	s->root_readonly = get_bool(r, "root", "readonly");
+	s->hostname = get_string(root, "", "hostname", false);
+	if (s->hostname && (strlen(s->hostname) > 64))
+		bad("hostname", "longer than 64 characters");
+	proc = get(root, "", "process", json_type_object, true);
+	oci_parse_process(proc, &s->process, "process");
+	if (s->process.terminal && !s->process.args)
+		bad("process.terminal", "without args");
+
+	parse_mounts(root, s);
+	parse_hooks(root, s);
+
+	parse_linux(root, s);
 	return s;
+}
+
+struct oci_spec *oci_load_spec_file(const char *path, const char *bundle)
+{
+	return spec_of(oci_read_json_file(path), bundle);
+}
+
+struct oci_spec *oci_parse_spec(const char *text, size_t len, const char *bundle)
+{
+	return spec_of(parse_json_object(text, len, "config.json"), bundle);
 }
 
 struct oci_spec *oci_load_saved_spec(const char *path, const char *bundle)

@@ -37,22 +37,12 @@
 #include <unistd.h>
 
 #include "pspace-run.h"
+#include "sys.h"
 #include "oci.h"
 
-#ifndef CLONE_INTO_CGROUP
-#define CLONE_INTO_CGROUP 0x200000000ULL
-#endif
 #ifndef CLONE_NEWCGROUP
 #define CLONE_NEWCGROUP 0x02000000
 #endif
-#ifndef PIDFD_SIGNAL_PSPACE
-#define PIDFD_SIGNAL_PSPACE (1UL << 3)
-#endif
-
-struct clone_args_v2 {
-	uint64_t flags, pidfd, child_tid, parent_tid, exit_signal, stack, stack_size, tls,
-		 set_tid, set_tid_size, cgroup;
-};
 
 static pid_t clone3_(uint64_t flags, int cgroup, int *pidfd)
 {
@@ -69,7 +59,21 @@ static pid_t clone3_(uint64_t flags, int cgroup, int *pidfd)
 		args.pidfd = (uintptr_t)pidfd;
 	}
 	args.exit_signal = (flags & CLONE_PARENT) ? 0 : SIGCHLD;
-	return syscall(SYS_clone3, &args, sizeof(args));
+	return sys_clone3(&args);
+}
+
+/*
+ * A sibling of the caller (CLONE_PARENT), for exec's process entering the
+ * pspace; under the container's seccomp filter already, which may refuse
+ * clone3 (ENOSYS, as Docker's profile does for it): then clone().
+ */
+static pid_t clone_parent(void)
+{
+	pid_t pid = clone3_(CLONE_PARENT, -1, NULL);
+
+	if (pid < 0 && (errno == ENOSYS || errno == EPERM))
+		pid = sys_clone_parent();
+	return pid;
 }
 
 /* What create undoes when it fails. */
@@ -84,7 +88,7 @@ static void undo_create(void)
 {
 	if (made.leader > 0) {
 		if (made.pidfd < 0 ||
-		    syscall(SYS_pidfd_send_signal, made.pidfd, SIGKILL, NULL, PIDFD_SIGNAL_PSPACE) < 0)
+		    sys_pidfd_send_signal(made.pidfd, SIGKILL, PIDFD_SIGNAL_PSPACE) < 0)
 			kill(made.leader, SIGKILL);
 		waitpid(made.leader, NULL, 0);
 	}
@@ -140,7 +144,7 @@ int oci_run_hooks(const struct oci_spec *s, enum oci_hook_kind kind, const char 
 		if (write(in[1], state, strlen(state)) < 0 && errno != EPIPE)
 			oci_log("warning", "hook %s: stdin: %s", h->path, strerror(errno));
 		close(in[1]);
-		pidfd = syscall(SYS_pidfd_open, pid, 0);
+		pidfd = sys_pidfd_open(pid, 0);
 		if (h->timeout && pidfd >= 0) {
 			struct pollfd p = { .fd = pidfd, .events = POLLIN };
 
@@ -287,7 +291,7 @@ int oci_create(const struct oci_create_opts *o, bool run)
 		oci_fail(EXIT_SETUP, "%s: %s", st.dir, strerror(errno));
 	}
 	snprintf(made.dir, sizeof(made.dir), "%s", st.dir);
-	oci_set_cleanup(undo_create);
+	on_failure(undo_create, true);
 
 	snprintf(path, sizeof(path), "%s/config.json", st.dir);
 	if (json_object_to_file_ext(path, s->json, JSON_C_TO_STRING_PLAIN) < 0)
@@ -324,12 +328,12 @@ int oci_create(const struct oci_create_opts *o, bool run)
 		if (cgroup >= 0)
 			close(cgroup);
 		/* Nothing of create's to undo from in here. */
-		oci_set_cleanup(NULL);
+		on_failure_cancel(undo_create);
 		oci_close_state_root();
 		/* Everything above the preserved fds goes at exec. */
 		for (fd = 3; fd < 3 + o->preserve_fds; fd++)
 			fcntl(fd, F_SETFD, 0);
-		syscall(SYS_close_range, 3 + o->preserve_fds, ~0U, 4 /* CLOSE_RANGE_CLOEXEC */);
+		sys_close_range(3 + o->preserve_fds, ~0U, CLOSE_RANGE_CLOEXEC);
 		leader(s, ready[1], fifo, console, ctx);
 	}
 	made.leader = pid;
@@ -368,7 +372,7 @@ int oci_create(const struct oci_create_opts *o, bool run)
 	oci_run_hooks(s, HOOK_PRESTART, oci_state_json(&st), true);
 	oci_run_hooks(s, HOOK_CREATE_RUNTIME, oci_state_json(&st), true);
 	if (!run) {
-		oci_set_cleanup(NULL);
+		on_failure_cancel(undo_create);
 		return 0;
 	}
 
@@ -378,7 +382,7 @@ int oci_create(const struct oci_create_opts *o, bool run)
 		oci_fail(EXIT_SETUP, "container %s: start: %s", o->id, strerror(errno));
 	close(fifo);
 	unlink(path);
-	oci_set_cleanup(NULL);
+	on_failure_cancel(undo_create);
 	oci_run_hooks(s, HOOK_POSTSTART, oci_state_json(&st), false);
 	if (o->detach)
 		return 0;
@@ -434,10 +438,8 @@ int oci_exec(const struct oci_exec_opts *o)
 	snprintf(path, sizeof(path), "%s/config.json", st.dir);
 	s = oci_load_saved_spec(path, st.bundle);
 	if (o->process_file) {
-		json_object *j = json_object_from_file(o->process_file);
+		json_object *j = oci_read_json_file(o->process_file);
 
-		if (!j || !json_object_is_type(j, json_type_object))
-			oci_fail(EXIT_SETUP, "--process %s: not a JSON object", o->process_file);
 		oci_parse_process(j, &p, "process");
 	} else {
 		int i, n0 = 0;
@@ -489,17 +491,38 @@ int oci_exec(const struct oci_exec_opts *o)
 		int fd;
 
 		close(report[0]);
-		oci_set_cleanup(NULL);
+		on_failure_cancel(undo_create);
 		oci_close_state_root();
 		/* The host's cgroup directory must not be reachable as a cwd. */
 		if (cgroup >= 0)
 			close(cgroup);
 		make_undumpable();
+		/*
+		 * oomScoreAdj by this process's own /proc entry, which the
+		 * container's /proc does not show until it is in the pspace:
+		 * here, before the setns(), and inherited.
+		 */
+		if (p.has_oom_score_adj) {
+			oci_set_oom_score_adj(p.oom_score_adj);
+			p.has_oom_score_adj = false;
+		}
 		if (setns(pidfd, CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWIPC |
 			  CLONE_NEWNET | (st.ns_flags & CLONE_NEWCGROUP)) < 0)
 			die_errno(EXIT_SETUP, "exec %s: setns", o->id);
 		close(pidfd);
-		proc = clone3_(CLONE_PARENT, -1, NULL);
+		for (fd = 3; fd < 3 + o->preserve_fds; fd++)
+			fcntl(fd, F_SETFD, 0);
+		sys_close_range(3 + o->preserve_fds, ~0U, CLOSE_RANGE_CLOEXEC);
+		/*
+		 * The container's user, capabilities, no_new_privs and seccomp
+		 * filter before the process is in the pspace: from its first
+		 * instruction there, nothing of the container can ptrace a
+		 * process with more than the container has (as --join does).
+		 */
+		oci_lock_down(&p, ctx);
+		if (p.no_new_privileges)
+			oci_load_seccomp(ctx);
+		proc = clone_parent();
 		if (proc < 0)
 			die_errno(EXIT_SETUP, "exec %s: clone", o->id);
 		if (proc > 0) {
@@ -507,18 +530,12 @@ int oci_exec(const struct oci_exec_opts *o)
 				_exit(EXIT_SETUP);
 			_exit(0);
 		}
-		for (fd = 3; fd < 3 + o->preserve_fds; fd++)
-			fcntl(fd, F_SETFD, 0);
-		syscall(SYS_close_range, 3 + o->preserve_fds, ~0U, 4 /* CLOSE_RANGE_CLOEXEC */);
-		if (chdir("/") < 0)
-			die_errno(EXIT_SETUP, "chdir /");
+		/* The fixture: 80-oci looks at the process here, its first moment inside. */
+		test_pause("entered");
 		if (console >= 0)
 			oci_setup_console(console, &p);
 		else
 			setsid();
-		oci_lock_down(&p, ctx);
-		if (p.no_new_privileges)
-			oci_load_seccomp(ctx);
 		reset_signals();
 		test_pause("exec");	/* the fixture: a window for 80-oci's exe attack */
 		{

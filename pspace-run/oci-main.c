@@ -28,14 +28,10 @@
 #include <unistd.h>
 
 #include "pspace-run.h"
+#include "sys.h"
 #include "oci.h"
 
-#ifndef PIDFD_SIGNAL_PSPACE
-#define PIDFD_SIGNAL_PSPACE (1UL << 3)	/* SPEC 2.8 */
-#endif
 
-struct oci_global oci = { .root = OCI_DEFAULT_ROOT, .root_fd = -1 };
-static void (*cleanup)(void);
 
 static const char *const verbs[] = {
 	"create", "start", "state", "kill", "delete", "run", "exec", "features", "spec",
@@ -64,145 +60,6 @@ bool oci_is_command(int argc, char **argv)
 		if (!strcmp(a, verbs[i]))
 			return true;
 	return false;
-}
-
-void oci_set_cleanup(void (*fn)(void))
-{
-	cleanup = fn;
-}
-
-static void json_escape(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fprintf(f, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			fprintf(f, "\\u%04x", *s);
-		else
-			fputc(*s, f);
-	}
-}
-
-/* Messages name DIR as the user gave it, not the /proc/self/fd path it is used by. */
-static void unpin(char *msg, size_t size)
-{
-	size_t pin = strlen(oci.root_pin), root = strlen(oci.root);
-	char *p = msg;
-
-	while (pin && (p = strstr(p, oci.root_pin))) {
-		if (p[pin] && p[pin] != '/') {	/* fd 20 in "/proc/self/fd/201" */
-			p += pin;
-			continue;
-		}
-		if (strlen(msg) - pin + root >= size)
-			return;
-		memmove(p + root, p + pin, strlen(p + pin) + 1);
-		memcpy(p, oci.root, root);
-		p += root;
-	}
-}
-
-static void vlog(const char *level, const char *fmt, va_list ap)
-{
-	char msg[2048], when[64];
-	struct timespec ts;
-	struct tm tm;
-	FILE *f;
-	int fd;
-
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	unpin(msg, sizeof(msg));
-	if (strcmp(level, "debug") || oci.debug)
-		fprintf(stderr, "%s: %s%s%s\n", progname, strcmp(level, "error") ? level : "",
-			strcmp(level, "error") ? ": " : "", msg);
-	if (!oci.log)
-		return;
-	fd = open(oci.log, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY, 0600);
-	if (fd < 0)
-		return;
-	f = fdopen(fd, "a");
-	if (!f) {
-		close(fd);
-		return;
-	}
-	clock_gettime(CLOCK_REALTIME, &ts);
-	gmtime_r(&ts.tv_sec, &tm);
-	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	if (oci.log_json) {
-		fprintf(f, "{\"level\":\"%s\",\"msg\":\"", level);
-		json_escape(f, msg);
-		fprintf(f, "\",\"time\":\"%s\"}\n", when);
-	} else {
-		fprintf(f, "%s %s: %s\n", when, level, msg);
-	}
-	fclose(f);
-}
-
-void oci_log(const char *level, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vlog(level, fmt, ap);
-	va_end(ap);
-}
-
-/* An error of the runtime itself: logged, what was made undone, exit. */
-void oci_fail(int status, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vlog("error", fmt, ap);
-	va_end(ap);
-	if (cleanup) {
-		void (*fn)(void) = cleanup;
-
-		cleanup = NULL;
-		fn();
-	}
-	exit(status);
-}
-
-/* "TERM", "SIGTERM", "15", "RTMIN+3"; -1 when not a signal. */
-int oci_parse_signal(const char *arg)
-{
-	static const struct { const char *name; int sig; } names[] = {
-		{ "HUP", SIGHUP }, { "INT", SIGINT }, { "QUIT", SIGQUIT }, { "ILL", SIGILL },
-		{ "TRAP", SIGTRAP }, { "ABRT", SIGABRT }, { "IOT", SIGIOT }, { "BUS", SIGBUS },
-		{ "FPE", SIGFPE }, { "KILL", SIGKILL }, { "USR1", SIGUSR1 }, { "SEGV", SIGSEGV },
-		{ "USR2", SIGUSR2 }, { "PIPE", SIGPIPE }, { "ALRM", SIGALRM }, { "TERM", SIGTERM },
-		{ "STKFLT", SIGSTKFLT }, { "CHLD", SIGCHLD }, { "CONT", SIGCONT },
-		{ "STOP", SIGSTOP }, { "TSTP", SIGTSTP }, { "TTIN", SIGTTIN }, { "TTOU", SIGTTOU },
-		{ "URG", SIGURG }, { "XCPU", SIGXCPU }, { "XFSZ", SIGXFSZ }, { "VTALRM", SIGVTALRM },
-		{ "PROF", SIGPROF }, { "WINCH", SIGWINCH }, { "IO", SIGIO }, { "POLL", SIGPOLL },
-		{ "PWR", SIGPWR }, { "SYS", SIGSYS },
-	};
-	const char *name = arg;
-	char *end;
-	size_t i;
-	long n;
-
-	if (!strncasecmp(name, "SIG", 3))
-		name += 3;
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (!strcasecmp(name, names[i].name))
-			return names[i].sig;
-	if (!strncasecmp(name, "RTMIN", 5)) {
-		n = name[5] ? strtol(name + 5, &end, 10) : 0;
-		if ((!name[5] || !*end) && n >= 0 && SIGRTMIN + n <= SIGRTMAX)
-			return SIGRTMIN + n;
-	}
-	if (!strncasecmp(name, "RTMAX", 5)) {
-		n = name[5] ? strtol(name + 5, &end, 10) : 0;
-		if ((!name[5] || !*end) && n <= 0 && SIGRTMAX + n >= SIGRTMIN)
-			return SIGRTMAX + n;
-	}
-	errno = 0;
-	n = strtol(arg, &end, 10);
-	if (*arg && !*end && !errno && n > 0 && n < NSIG)
-		return n;
-	return -1;
 }
 
 static void usage(FILE *out, int status)
@@ -292,12 +149,12 @@ static int signal_container(const struct oci_state *st, int sig, bool all)
 	if (pidfd < 0)
 		return -1;
 	if (!all)
-		return syscall(SYS_pidfd_send_signal, pidfd, sig, NULL, 0);
+		return sys_pidfd_send_signal(pidfd, sig, 0);
 	/*
 	 * No fallback to kill(-pid): a pid number is not pinned by the
 	 * pidfd, and a kernel without PIDFD_SIGNAL_PSPACE made no pspace.
 	 */
-	return syscall(SYS_pidfd_send_signal, pidfd, sig, NULL, PIDFD_SIGNAL_PSPACE);
+	return sys_pidfd_send_signal(pidfd, sig, PIDFD_SIGNAL_PSPACE);
 }
 
 static int verb_kill(int argc, char **argv)
@@ -317,7 +174,7 @@ static int verb_kill(int argc, char **argv)
 	}
 	need_id(argc, argv, optind, "kill");
 	if (optind + 1 < argc) {
-		sig = oci_parse_signal(argv[optind + 1]);
+		sig = signal_by_name(argv[optind + 1]);
 		if (sig < 0)
 			oci_fail(EXIT_SETUP, "kill: unknown signal '%s'", argv[optind + 1]);
 	}
@@ -549,220 +406,6 @@ static int verb_exec(int argc, char **argv)
 	if (!o.process_file && !o.argv[0])
 		oci_fail(EXIT_SETUP, "exec: neither --process FILE nor a COMMAND");
 	return oci_exec(&o);
-}
-
-/*
- * The state directory holds what later verbs act on as root: the hooks of
- * the saved config.json, the cgroup to remove, the pid to signal.  One
- * that another user may write (or a symbolic link to somewhere) would let
- * that user plant a container whose poststop hook root's delete runs.  It
- * must be the caller's or root's, and writable by no one else; create
- * makes a missing one 0700.  So must every directory on the way to it:
- * the owner of a parent could swap DIR for a directory of their own
- * between this check and the verb's use of it.  A sticky directory
- * (/tmp) is safe: others may not rename what they do not own in it.
- */
-static bool safe_owner(const struct stat *st)
-{
-	return st->st_uid == geteuid() || st->st_uid == 0;
-}
-
-/*
- * In a rootless engine's user namespace, /, /run and /run/user belong to
- * no uid mapped there and show as the overflow uid.  Such a directory
- * above DIR is accepted on its mode alone when the overflow uid is not
- * mapped (so no process here can own it), or when it is one of those
- * few system directories (a full map has the overflow uid mapped, to a
- * user of the namespace's own, who cannot own / or /run).  Without a
- * readable uid_map nothing is accepted this way.
- */
-static bool unmapped_owner(const struct stat *st, const char *path)
-{
-	static const char *const system_dirs[] = { "/", "/run", "/run/user", "/var", "/var/run" };
-	static int accept = -1;	/* 0 never, 1 the overflow uid is unmapped, 2 system dirs only */
-	static uid_t overflow = 65534;
-	size_t i;
-
-	if (accept < 0) {
-		unsigned long in, out, count;
-		bool identity = false, mapped = false;
-		FILE *f = fopen("/proc/sys/kernel/overflowuid", "re");
-
-		if (f) {
-			if (fscanf(f, "%u", &overflow) != 1)
-				overflow = 65534;
-			fclose(f);
-		}
-		accept = 0;
-		f = fopen("/proc/self/uid_map", "re");
-		if (f) {
-			while (fscanf(f, "%lu %lu %lu", &in, &out, &count) == 3) {
-				if (in == 0 && out == 0 && count == 4294967295UL)
-					identity = true;
-				if (overflow >= in && overflow - in < count)
-					mapped = true;
-			}
-			accept = identity ? 0 : mapped ? 2 : 1;
-			fclose(f);
-		}
-	}
-	if (!accept || st->st_uid != overflow)
-		return false;
-	if (accept == 1)
-		return true;
-	for (i = 0; i < sizeof(system_dirs) / sizeof(system_dirs[0]); i++)
-		if (!strcmp(path, system_dirs[i]))
-			return true;
-	return false;
-}
-
-/*
- * FUSE reports whatever owner and mode its user-space server likes.  A
- * FUSE / (a rootless container's fuse-overlayfs root) is the exception:
- * whoever serves it owns everything here anyway.
- */
-static void refuse_fuse(const char *path)
-{
-	struct statfs sfs;
-
-	if (strcmp(path, "/") && statfs(path, &sfs) == 0 &&
-	    sfs.f_type == 0x65735546 /* FUSE_SUPER_MAGIC */)
-		oci_fail(EXIT_SETUP, "--root %s: %s is on a FUSE file system, whose owners and "
-			 "modes its server makes up", oci.root, path);
-}
-
-/* False when PATH does not exist: nothing below it is looked at then. */
-static bool check_state_parent(const char *path, const char *what)
-{
-	struct stat st;
-
-	if (lstat(path, &st) < 0) {
-		if (errno == ENOENT)
-			return false;
-		oci_fail(EXIT_SETUP, "--root %s: %s %s: %s", oci.root, what, path, strerror(errno));
-	}
-	/* A link in a safe directory is safe if its owner is; where it points is walked too. */
-	if (S_ISLNK(st.st_mode) && safe_owner(&st))
-		return true;
-	if (!S_ISDIR(st.st_mode) || !(safe_owner(&st) || unmapped_owner(&st, path)) ||
-	    ((st.st_mode & 022) && !(st.st_mode & S_ISVTX)))
-		oci_fail(EXIT_SETUP, "--root %s: its %s %s is owned by uid %u, mode %04o: every "
-			 "directory above the state directory must be root's (or the caller's) and "
-			 "writable by no one else (or sticky)", oci.root, what, path,
-			 (unsigned int)st.st_uid, (unsigned int)(st.st_mode & 07777));
-	refuse_fuse(path);
-	return true;
-}
-
-/*
- * Each directory above PATH (absolute), from / down; false at the first
- * that does not exist (another user may make it, or a link by its name,
- * right after).
- */
-static bool check_state_parents(const char *path, const char *what)
-{
-	char buf[PATH_MAX];
-	char *slash;
-
-	if (snprintf(buf, sizeof(buf), "%s", path) >= (int)sizeof(buf))
-		oci_fail(EXIT_SETUP, "--root %s: too long", oci.root);
-	check_state_parent("/", what);
-	for (slash = strchr(buf + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
-		*slash = '\0';
-		if (buf[0] && !check_state_parent(buf, what))
-			return false;
-		*slash = '/';
-	}
-	return true;
-}
-
-/*
- * From here on DIR is used through an O_PATH descriptor of the directory
- * just checked ("/proc/self/fd/N/ID/state.json"): a rename of DIR or of
- * any directory above it after the check changes nothing.  The fd sits
- * high, out of --preserve-fds' way, and no container process inherits it
- * (the children close it before they touch the preserved fds).  Without
- * /proc the path is used as checked.
- */
-static void pin_state_root(const struct stat *checked)
-{
-	struct stat st;
-	int fd, high;
-
-	oci_close_state_root();
-	fd = open(oci.root, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0)
-		oci_fail(EXIT_SETUP, "--root %s: %s", oci.root, strerror(errno));
-	if (fstat(fd, &st) < 0 || st.st_dev != checked->st_dev || st.st_ino != checked->st_ino)
-		oci_fail(EXIT_SETUP, "--root %s: replaced while it was checked", oci.root);
-	high = fcntl(fd, F_DUPFD_CLOEXEC, 200);
-	if (high >= 0) {
-		close(fd);
-		fd = high;
-	}
-	oci.root_fd = fd;
-	snprintf(oci.root_pin, sizeof(oci.root_pin), "/proc/self/fd/%d", fd);
-	if (access(oci.root_pin, F_OK) < 0)
-		oci.root_pin[0] = '\0';
-}
-
-void oci_close_state_root(void)
-{
-	if (oci.root_fd >= 0)
-		close(oci.root_fd);
-	oci.root_fd = -1;
-	oci.root_pin[0] = '\0';
-}
-
-/*
- * True when DIR exists (and passed), false when it does not: then no
- * verb but create looks into it, and create checks again once it has
- * made it (someone else may have, in /tmp, between the two).
- */
-bool oci_check_state_root(void)
-{
-	char abs[PATH_MAX], real[PATH_MAX], last[PATH_MAX + 2], *slash;
-	struct stat st;
-
-	/* The path as given, made absolute; then where its parent really is. */
-	if (oci.root[0] == '/') {
-		if (snprintf(abs, sizeof(abs), "%s", oci.root) >= (int)sizeof(abs))
-			oci_fail(EXIT_SETUP, "--root %s: too long", oci.root);
-	} else {
-		char cwd[PATH_MAX];
-
-		if (!getcwd(cwd, sizeof(cwd)) ||
-		    snprintf(abs, sizeof(abs), "%s/%s", cwd, oci.root) >= (int)sizeof(abs))
-			oci_fail(EXIT_SETUP, "--root %s: cannot make it absolute", oci.root);
-	}
-	/* A missing parent: DIR is missing too, whatever is there by now. */
-	if (!check_state_parents(abs, "parent"))
-		return false;
-	slash = strrchr(abs, '/');
-	if (slash && slash != abs) {
-		*slash = '\0';
-		if (!realpath(abs, real))
-			return false;
-		if (snprintf(last, sizeof(last), "%s/x", real) >= (int)sizeof(last) ||
-		    !check_state_parents(last, "parent (resolved)"))
-			return false;
-		*slash = '/';
-	}
-	if (lstat(oci.root, &st) < 0) {
-		if (errno == ENOENT)
-			return false;
-		oci_fail(EXIT_SETUP, "--root %s: %s", oci.root, strerror(errno));
-	}
-	if (!S_ISDIR(st.st_mode))
-		oci_fail(EXIT_SETUP, "--root %s: not a directory (a symbolic link is not followed)",
-			 oci.root);
-	if (!safe_owner(&st) || (st.st_mode & 022))
-		oci_fail(EXIT_SETUP, "--root %s: owned by uid %u, mode %04o: the state directory "
-			 "must be root's (or the caller's) and writable by no one else",
-			 oci.root, (unsigned int)st.st_uid, (unsigned int)(st.st_mode & 07777));
-	refuse_fuse(oci.root);
-	pin_state_root(&st);
-	return true;
 }
 
 /* DIR without trailing slashes: "DIR/" would let lstat() follow a link. */

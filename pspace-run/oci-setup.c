@@ -37,22 +37,10 @@
 #include <unistd.h>
 
 #include "pspace-run.h"
+#include "mnt.h"
+#include "sys.h"
 #include "oci.h"
 
-int mount(const char *, const char *, const char *, unsigned long, const void *);
-int umount2(const char *, int);
-#ifndef MS_REC
-#define MS_REC 16384
-#endif
-#ifndef MS_PRIVATE
-#define MS_PRIVATE (1 << 18)
-#endif
-#ifndef MNT_DETACH
-#define MNT_DETACH 2
-#endif
-#ifndef AT_RECURSIVE
-#define AT_RECURSIVE 0x8000
-#endif
 #ifndef DEVPTS_SUPER_MAGIC
 #define DEVPTS_SUPER_MAGIC 0x1cd1
 #endif
@@ -62,29 +50,9 @@ int umount2(const char *, int);
 
 #define DEFAULT_PATH "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 
-static int sys_open_tree(int dfd, const char *path, unsigned int flags)
-{
-	return syscall(SYS_open_tree, dfd, path, flags | OPEN_TREE_CLOEXEC);
-}
-
-static int attach(int mnt, int target)
-{
-	return syscall(SYS_move_mount, mnt, "", target, "",
-		       MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH);
-}
-
-static int set_attr(int fd, unsigned int flags, uint64_t set, uint64_t clr, uint64_t prop)
-{
-	struct mount_attr a = { .attr_set = set, .attr_clr = clr, .propagation = prop };
-
-	return syscall(SYS_mount_setattr, fd, "", flags | AT_EMPTY_PATH, &a, sizeof(a));
-}
-
 static int open_in(int root, const char *path, int flags, uint64_t resolve)
 {
-	struct open_how how = { .flags = flags | O_CLOEXEC, .resolve = resolve };
-
-	return syscall(SYS_openat2, root, path, &how, sizeof(how));
+	return open_at2(root, path, flags, resolve);
 }
 
 #define IN_ROOT (RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS)
@@ -135,134 +103,52 @@ static void normalise(char *out, const char *in)
 	out[n] = '\0';
 }
 
-/*
- * Make the first missing component of @path (relative to @root, resolved
- * with @resolve) in its parent: a directory, or a file if it is the last
- * one and @file.  If a dangling symbolic link is in its place, @path is
- * rewritten to lead through the link's target instead, as the kernel
- * would follow it inside the root.  0 when something was done.
- */
-static int make_missing(int root, char *path, size_t size, bool file, uint64_t resolve)
-{
-	char prefix[PATH_MAX], target[PATH_MAX], rest[PATH_MAX];
-	size_t start = 0, end;
-	int parent = -1, fd;
-	ssize_t n;
-
-	for (;;) {
-		while (path[start] == '/')
-			start++;
-		if (!path[start])
-			return -1;	/* all there: not ENOENT after all */
-		end = start + strcspn(path + start, "/");
-		snprintf(prefix, sizeof(prefix), "%.*s", (int)end, path);
-		fd = open_in(root, prefix, O_PATH, resolve);
-		if (fd < 0)
-			break;
-		close(fd);
-		start = end;
-	}
-	if (errno != ENOENT)
-		return -1;
-	snprintf(prefix, sizeof(prefix), "%.*s", (int)start, path);
-	parent = start ? open_in(root, prefix, O_PATH | O_DIRECTORY, resolve)
-		       : fcntl(root, F_DUPFD_CLOEXEC, 0);
-	if (parent < 0)
-		return -1;
-	snprintf(rest, sizeof(rest), "%s", path + end);
-	path[end] = '\0';
-	if (file && !rest[strspn(rest, "/")]) {
-		fd = openat(parent, path + start, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC,
-			    0644);
-		if (fd >= 0)
-			close(fd);
-	} else {
-		fd = mkdirat(parent, path + start, 0755);
-	}
-	if (fd < 0 && errno == EEXIST) {
-		n = readlinkat(parent, path + start, target, sizeof(target) - 1);
-		if (n <= 0) {
-			close(parent);
-			return -1;
-		}
-		target[n] = '\0';
-		if (snprintf(path, size, "%s/%s%s", target[0] == '/' ? "" : prefix, target, rest) >=
-		    (int)size)
-			errno = ENAMETOOLONG, fd = -1;
-		else
-			fd = 0;
-	} else {
-		snprintf(path + end, size - end, "%s", rest);
-	}
-	close(parent);
-	return fd < 0 ? -1 : 0;
-}
+static struct in_root container_root;	/* the rootfs, bound onto itself */
 
 /*
- * The mount point @dest (absolute in the container) inside @root, found
- * with @resolve and made when missing (make_missing), component by
- * component.  A symbolic link in the image is followed inside the root
- * (/etc/resolv.conf -> /run/..., absolute or relative, dangling or not),
- * as crun follows it.  Returns it O_PATH; -1 for a link when @resolve
- * has RESOLVE_NO_SYMLINKS.
+ * The mount point @path (in the container, or relative to the API mount
+ * @base) found from @base with @resolve, and made when missing, by the
+ * resolver the launcher uses too (inroot.c): a symbolic link in the
+ * image is followed inside the root (/etc/resolv.conf -> /run/...,
+ * absolute or relative, dangling or not), as crun follows it, and a
+ * path leading back to the container's / is refused.  Returns it O_PATH;
+ * -1 for a link when @resolve has RESOLVE_NO_SYMLINKS.
  */
-static int mount_point(int root, const char *dest, bool file, uint64_t resolve)
+static int mount_point(int base, const char *path, bool file, uint64_t resolve)
 {
-	char path[PATH_MAX];
+	struct in_root r = container_root;
+	int flags = IN_ROOT_CREATE | (file ? IN_ROOT_FILE : 0);
 	const char *c;
-	int fd, tries;
+	int fd;
 
-	for (c = dest; *c; c += strcspn(c, "/")) {
+	for (c = path; *c; c += strcspn(c, "/")) {
 		c += strspn(c, "/");
 		if (!strncmp(c, "..", 2) && (!c[2] || c[2] == '/'))
-			die(EXIT_SETUP, "mount destination %s: has a '..'", dest);
+			die(EXIT_SETUP, "mount destination %s: has a '..'", path);
 	}
-	snprintf(path, sizeof(path), "%s", dest);
-	for (tries = 0; tries < 64; tries++) {
-		fd = open_in(root, path, O_PATH, resolve);
-		if (fd >= 0)
-			return fd;
-		if (errno == ENOENT && make_missing(root, path, sizeof(path), file, resolve) == 0)
-			continue;
-		if (errno == ELOOP && (resolve & RESOLVE_NO_SYMLINKS))
-			return -1;
-		die_errno(EXIT_SETUP, "mount destination %s", dest);
-	}
-	errno = ELOOP;
-	die_errno(EXIT_SETUP, "mount destination %s", dest);
+	r.fd = base;
+	r.resolve = resolve & ~(uint64_t)RESOLVE_NO_SYMLINKS;
+	if (resolve & RESOLVE_NO_SYMLINKS)
+		flags |= IN_ROOT_NO_SYMLINKS;
+	fd = in_root_open(&r, path, flags);
+	if (fd == IN_ROOT_IS_ROOT)
+		die(EXIT_SETUP, "mount destination %s: leads back to the container's / (a symbolic link to /?)",
+		    path);
+	if (fd < 0 && errno == ELOOP && (flags & IN_ROOT_NO_SYMLINKS))
+		return -1;
+	if (fd < 0)
+		die_errno(EXIT_SETUP, "mount destination %s", path);
+	return fd;
 }
 
+/* A new file system; -1 with errno, but a refused option is an error of the bundle. */
 static int new_fs(const char *type, const char *data, uint64_t attr, const char *dest)
 {
-	char *opts = strdup(data ? data : ""), *opt, *save = NULL;
-	int fs, mnt;
+	const char *bad;
+	int mnt = mnt_new_fs(type, data, attr, &bad);
 
-	fs = syscall(SYS_fsopen, type, FSOPEN_CLOEXEC);
-	if (fs < 0)
-		return -1;
-	for (opt = strtok_r(opts, ",", &save); opt; opt = strtok_r(NULL, ",", &save)) {
-		char *value = strchr(opt, '=');
-		int r;
-
-		if (value) {
-			*value++ = '\0';
-			r = syscall(SYS_fsconfig, fs, FSCONFIG_SET_STRING, opt, value, 0);
-		} else {
-			r = syscall(SYS_fsconfig, fs, FSCONFIG_SET_FLAG, opt, NULL, 0);
-		}
-		if (r < 0)
-			die_errno(EXIT_SETUP, "mount %s on %s: option %s", type, dest, opt);
-	}
-	free(opts);
-	if (syscall(SYS_fsconfig, fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0) {
-		int e = errno;
-
-		close(fs);
-		errno = e;
-		return -1;
-	}
-	mnt = syscall(SYS_fsmount, fs, FSMOUNT_CLOEXEC, attr);
-	close(fs);
+	if (mnt < 0 && bad)
+		die_errno(EXIT_SETUP, "mount %s on %s: option %s", type, dest, bad);
 	return mnt;
 }
 
@@ -341,30 +227,23 @@ static const char *const dev_nodes[] = { "null", "zero", "full", "random", "uran
 static int dev_node_fd[sizeof(dev_nodes) / sizeof(dev_nodes[0])];
 static dev_t dev_node_rdev[sizeof(dev_nodes) / sizeof(dev_nodes[0])];
 
-static void do_mount(int root, const struct oci_mount *m)
+/* The mount @m of @type (a bind's clone, or a new file system), detached. */
+static int mount_source(const struct oci_mount *m, const char *type, bool *file)
 {
-	const char *type = m->type ? m->type : "bind", *rel = NULL;
-	bool file = false, is_api, keep;
-	int target, mnt, base, i, j;
-	uint64_t resolve = IN_ROOT;
-	char norm[PATH_MAX];
+	int mnt;
 
-	normalise(norm, m->destination);
-	if (!strcmp(norm, "/"))
-		die(EXIT_SETUP, "mounts: destination / is root.path's business");
 	if (m->bind) {
 		struct stat st;
 
 		if (stat(m->source, &st) < 0)
 			die_errno(EXIT_SETUP, "mount %s: source %s", m->destination, m->source);
-		file = !S_ISDIR(st.st_mode);
-		mnt = sys_open_tree(AT_FDCWD, m->source,
-				    OPEN_TREE_CLONE | (m->recursive ? AT_RECURSIVE : 0));
+		*file = !S_ISDIR(st.st_mode);
+		mnt = mnt_clone(AT_FDCWD, m->source, m->recursive);
 		if (mnt < 0)
 			die_errno(EXIT_SETUP, "bind %s on %s", m->source, m->destination);
-		if (set_attr(mnt, m->recursive ? AT_RECURSIVE : 0, m->attr,
-			     m->attr & MOUNT_ATTR__ATIME ? MOUNT_ATTR__ATIME : 0,
-			     m->propagation) < 0)
+		if (mnt_setattr(mnt, "", m->recursive, m->attr,
+				m->attr & MOUNT_ATTR__ATIME ? MOUNT_ATTR__ATIME : 0,
+				m->propagation) < 0)
 			die_errno(EXIT_SETUP, "bind %s on %s: options", m->source, m->destination);
 	} else {
 		const char *fstype = !strcmp(type, "cgroup") ? "cgroup2" : type;
@@ -377,9 +256,24 @@ static void do_mount(int root, const struct oci_mount *m)
 		}
 		if (mnt < 0)
 			die_errno(EXIT_SETUP, "mount %s on %s", type, m->destination);
-		if (m->propagation && set_attr(mnt, 0, 0, 0, m->propagation) < 0)
+		if (m->propagation && mnt_setattr(mnt, "", false, 0, 0, m->propagation) < 0)
 			die_errno(EXIT_SETUP, "mount %s on %s: propagation", type, m->destination);
 	}
+	return mnt;
+}
+
+static void do_mount(int root, const struct oci_mount *m)
+{
+	const char *type = m->type ? m->type : "bind", *rel = NULL;
+	bool file = false, is_api, keep;
+	int target, mnt, base, i, j;
+	uint64_t resolve = IN_ROOT;
+	char norm[PATH_MAX];
+
+	normalise(norm, m->destination);
+	if (!strcmp(norm, "/"))
+		die(EXIT_SETUP, "mounts: destination / is root.path's business");
+	mnt = mount_source(m, type, &file);
 	is_api = !m->bind && (!strcmp(type, "proc") || !strcmp(type, "sysfs") ||
 			      !strcmp(type, "cgroup") || !strcmp(type, "cgroup2"));
 	keep = !off_apifd && (is_api || !strcmp(norm, "/dev"));
@@ -406,7 +300,7 @@ static void do_mount(int root, const struct oci_mount *m)
 			check_api_destination(root, m->destination, type);
 		}
 	}
-	if (attach(mnt, target) < 0)
+	if (mnt_attach(mnt, target) < 0)
 		die_errno(EXIT_SETUP, "mount %s on %s", type, m->destination);
 	close(target);
 	/* A kept mount this one covers is out of sight: forget it. */
@@ -473,7 +367,7 @@ static void default_devices(int root)
 			    0666);
 		if (fd < 0 && errno == EEXIST)
 			fd = openat(dev, dev_nodes[i], O_PATH | O_NOFOLLOW | O_CLOEXEC);
-		if (fd < 0 || attach(dev_node_fd[i], fd) < 0)
+		if (fd < 0 || mnt_attach(dev_node_fd[i], fd) < 0)
 			die_errno(EXIT_SETUP, "/dev/%s", dev_nodes[i]);
 		close(fd);
 		close(dev_node_fd[i]);
@@ -569,7 +463,7 @@ static int null_mask(void)
 		die_errno(EXIT_SETUP, "linux.maskedPaths: /dev/null");
 	if (!S_ISCHR(st.st_mode) || st.st_rdev != makedev(1, 3))
 		die(EXIT_SETUP, "linux.maskedPaths: /dev/null is not the null device");
-	mnt = sys_open_tree(fd, "", OPEN_TREE_CLONE | AT_EMPTY_PATH);
+	mnt = mnt_clone(fd, "", false);
 	close(fd);
 	return mnt;
 }
@@ -593,7 +487,7 @@ static void mask_paths(char **paths)
 				     MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC, paths[i]);
 		else
 			mnt = null_mask();
-		if (mnt < 0 || attach(mnt, target) < 0)
+		if (mnt < 0 || mnt_attach(mnt, target) < 0)
 			die_errno(EXIT_SETUP, "linux.maskedPaths: %s", paths[i]);
 		close(mnt);
 		close(target);
@@ -609,12 +503,11 @@ static void readonly_paths(char **paths)
 
 		if (target < 0 && errno == ENOENT)
 			continue;
-		mnt = target < 0 ? -1 : sys_open_tree(target, "", OPEN_TREE_CLONE | AT_RECURSIVE |
-						      AT_EMPTY_PATH);
+		mnt = target < 0 ? -1 : mnt_clone(target, "", true);
 		if (mnt < 0 || target < 0 ||
-		    set_attr(mnt, AT_RECURSIVE, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID |
-			     MOUNT_ATTR_NODEV, 0, 0) < 0 ||
-		    attach(mnt, target) < 0)
+		    mnt_setattr(mnt, "", true, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID |
+				MOUNT_ATTR_NODEV, 0, 0) < 0 ||
+		    mnt_attach(mnt, target) < 0)
 			die_errno(EXIT_SETUP, "linux.readonlyPaths: %s", paths[i]);
 		close(mnt);
 		close(target);
@@ -633,23 +526,22 @@ void oci_setup_root(const struct oci_spec *s)
 		die_errno(EXIT_SETUP, "make / private");
 	for (i = 0; i < sizeof(dev_nodes) / sizeof(dev_nodes[0]); i++) {
 		snprintf(path, sizeof(path), "/dev/%s", dev_nodes[i]);
-		dev_node_fd[i] = sys_open_tree(AT_FDCWD, path, OPEN_TREE_CLONE);
+		dev_node_fd[i] = mnt_clone(AT_FDCWD, path, false);
 		if (dev_node_fd[i] < 0 || fstat(dev_node_fd[i], &st) < 0 ||
-		    set_attr(dev_node_fd[i], 0, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID |
-			     MOUNT_ATTR_NOEXEC, 0, 0) < 0)
+		    mnt_setattr(dev_node_fd[i], "", false, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID |
+				MOUNT_ATTR_NOEXEC, 0, 0) < 0)
 			die_errno(EXIT_SETUP, "%s", path);
 		dev_node_rdev[i] = st.st_rdev;
 	}
-	host_sys = sys_open_tree(AT_FDCWD, "/sys", OPEN_TREE_CLONE);
-	if (host_sys >= 0 && set_attr(host_sys, 0, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID |
-				      MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC, 0, 0) < 0)
+	host_sys = mnt_clone(AT_FDCWD, "/sys", false);
+	if (host_sys >= 0 && mnt_setattr(host_sys, "", false, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID |
+					 MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC, 0, 0) < 0)
 		die_errno(EXIT_SETUP, "make /sys read-only");
 
-	root = sys_open_tree(AT_FDCWD, s->root, OPEN_TREE_CLONE | AT_RECURSIVE);
-	if (root < 0 || syscall(SYS_move_mount, root, "", AT_FDCWD, s->root,
-				MOVE_MOUNT_F_EMPTY_PATH) < 0)
+	root = mnt_clone(AT_FDCWD, s->root, true);
+	if (root < 0 || mnt_attach_at(root, AT_FDCWD, s->root) < 0)
 		die_errno(EXIT_SETUP, "root.path: bind %s onto itself", s->root);
-	if (fchdir(root) < 0)
+	if (fchdir(root) < 0 || in_root_init(&container_root, root) < 0)
 		die_errno(EXIT_SETUP, "root.path: %s", s->root);
 	for (i = 0; i < (size_t)s->nmounts; i++)
 		do_mount(root, &s->mounts[i]);
@@ -658,7 +550,7 @@ void oci_setup_root(const struct oci_spec *s)
 		close(host_sys);
 	test_pause("mounted");
 
-	if (syscall(SYS_pivot_root, ".", ".") < 0)
+	if (sys_pivot_root(".", ".") < 0)
 		die_errno(EXIT_SETUP, "pivot_root into %s", s->root);
 	if (umount2(".", MNT_DETACH) < 0)
 		die_errno(EXIT_SETUP, "detach the old root");
@@ -671,7 +563,7 @@ void oci_setup_root(const struct oci_spec *s)
 	if (s->root_readonly) {
 		int fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
 
-		if (fd < 0 || set_attr(fd, 0, MOUNT_ATTR_RDONLY, 0, 0) < 0)
+		if (fd < 0 || mnt_setattr(fd, "", false, MOUNT_ATTR_RDONLY, 0, 0) < 0)
 			die_errno(EXIT_SETUP, "root.readonly");
 		close(fd);
 	}
@@ -844,6 +736,18 @@ void oci_load_seccomp(void *ctx)
  * user and groups with the permitted set kept, the capability sets, the
  * umask and the working directory.
  */
+/* /proc/self/oom_score_adj of this process (inherited by its children). */
+void oci_set_oom_score_adj(int adj)
+{
+	char buf[16];
+	int fd = open("/proc/self/oom_score_adj", O_WRONLY | O_CLOEXEC), n;
+
+	n = snprintf(buf, sizeof(buf), "%d", adj);
+	if (fd < 0 || write(fd, buf, n) != n)
+		die_errno(EXIT_SETUP, "process.oomScoreAdj");
+	close(fd);
+}
+
 void oci_lock_down(const struct oci_process *p, void *ctx)
 {
 	cap_value_t cap, max = (cap_value_t)cap_max_bits();

@@ -127,14 +127,16 @@ int oci_main(int argc, char **argv);
 void oci_fail(int status, const char *fmt, ...)
 	__attribute__((noreturn, format(printf, 2, 3)));
 void oci_log(const char *level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-int oci_parse_signal(const char *arg);
-void oci_set_cleanup(void (*fn)(void));
 bool oci_check_state_root(void);
 void oci_close_state_root(void);
 
 /* oci-config.c */
 struct oci_spec *oci_load_spec(const char *bundle);
+/* @path's JSON object: a regular file of at most 64 MiB, or an error of the verb. */
+struct json_object *oci_read_json_file(const char *path);
 struct oci_spec *oci_load_spec_file(const char *path, const char *bundle);
+/* The same from @text (@len bytes, NUL-terminated): the fuzz target's way in. */
+struct oci_spec *oci_parse_spec(const char *text, size_t len, const char *bundle);
 struct oci_spec *oci_load_saved_spec(const char *path, const char *bundle);
 int oci_parse_process(struct json_object *o, struct oci_process *p, const char *where);
 void *oci_seccomp_build(struct json_object *seccomp);	/* a scmp_filter_ctx */
@@ -198,6 +200,7 @@ void oci_setup_done(void);
 void oci_setup_console(int console_sock, const struct oci_process *p);
 void oci_set_sysctl(const struct oci_spec *spec);
 void oci_lock_down(const struct oci_process *p, void *seccomp_ctx);
+void oci_set_oom_score_adj(int adj);
 void oci_exec_process(const struct oci_process *p) __attribute__((noreturn));
 void oci_load_seccomp(void *ctx);
 char *oci_find_executable(const struct oci_process *p);

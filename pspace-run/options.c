@@ -128,44 +128,15 @@ static long parse_number(const char *opt, const char *arg, long min, long max)
 	return v;
 }
 
-/* "TERM", "SIGTERM", "15", "RTMIN+3", "SIGRTMIN+3" */
 static int parse_signal(const char *arg)
 {
-	static const struct { const char *name; int sig; } names[] = {
-		{ "HUP", SIGHUP }, { "INT", SIGINT }, { "QUIT", SIGQUIT },
-		{ "KILL", SIGKILL }, { "USR1", SIGUSR1 }, { "USR2", SIGUSR2 },
-		{ "TERM", SIGTERM }, { "CONT", SIGCONT }, { "STOP", SIGSTOP },
-		{ "PWR", SIGPWR }, { "WINCH", SIGWINCH },
-	};
-	const char *name = arg;
-	char *end;
-	size_t i;
-	long n;
+	int sig = signal_by_name(arg);
 
-	if (!strncasecmp(name, "SIG", 3))
-		name += 3;
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (!strcasecmp(name, names[i].name))
-			return names[i].sig;
-	if (!strncasecmp(name, "RTMIN", 5)) {
-		n = name[5] ? strtol(name + 5, &end, 10) : 0;
-		if ((!name[5] || !*end) && n >= 0 && SIGRTMIN + n <= SIGRTMAX)
-			return SIGRTMIN + n;
-	}
-	n = strtol(arg, &end, 10);
-	if (*arg && !*end && n > 0 && n < NSIG)
-		return n;
-	bad_usage("--kill-signal: unknown signal '%s'", arg);
-	return 0;
+	if (sig < 0)
+		bad_usage("--kill-signal: unknown signal '%s'", arg);
+	return sig;
 }
 
-int stop_signal(const struct config *cfg)
-{
-	if (cfg->kill_signal)
-		return cfg->kill_signal;
-	/* systemd halts cleanly on SIGRTMIN+3 and ignores SIGTERM as pid 1. */
-	return cfg->boots_init ? SIGRTMIN + 3 : SIGTERM;
-}
 
 /*
  * --private-users[=UID[:COUNT]]: the container's 0 is UID outside, COUNT
@@ -198,113 +169,201 @@ static void parse_private_users(struct config *cfg, const char *arg)
 	cfg->pu_count = count;
 }
 
-/* The test fixture's switches (pspace-run.h); nothing in pspace-run itself. */
-unsigned int test_off_env(void)
-{
-	unsigned int bits = 0;
-#ifdef PSPACE_TEST_FIXTURE
-	static const char *const names[] = {
-		"inroot", "sysro", "procmask", "fds", "ns", "capsets", "join", "init",
-		"devices", "moveroot", "devnodes", "exe", "puro", "apifd", "suid",
-		"autokill", "npspace", "pidns",
-	};
-	const char *off = getenv("PSPACE_TEST_OFF");
-	size_t i;
-
-	for (i = 0; off && i < sizeof(names) / sizeof(names[0]); i++) {
-		const char *p = strstr(off, names[i]);
-
-		if (p && (p == off || p[-1] == ',') && (!p[strlen(names[i])] ||
-							 p[strlen(names[i])] == ','))
-			bits |= 1U << i;
-	}
-#endif
-	return bits;
-}
-
-/*
- * The fixture's pause points: PSPACE_TEST_PAUSE=STAGE:FILE makes the
- * process reaching STAGE create FILE and wait (up to 20 s) until the
- * test removes it, so that an attack can act in a window a racer would
- * have to hit; PSPACE_TEST_PAUSE=STAGE:ms=N just sleeps N ms there.
- * Nothing in pspace-run itself.
- */
-void test_pause(const char *stage)
-{
-#ifdef PSPACE_TEST_FIXTURE
-	const char *p = getenv("PSPACE_TEST_PAUSE");
-	size_t n = strlen(stage);
-	int fd, i;
-
-	if (!p || strncmp(p, stage, n) || p[n] != ':')
-		return;
-	if (!strncmp(p + n + 1, "ms=", 3)) {	/* STAGE:ms=N: just sleep */
-		usleep(atoi(p + n + 4) * 1000);
-		return;
-	}
-	fd = open(p + n + 1, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0600);
-	if (fd < 0)
-		return;
-	close(fd);
-	for (i = 0; i < 2000 && access(p + n + 1, F_OK) == 0; i++)
-		usleep(10000);
-#else
-	(void)stage;
-#endif
-}
-
 static void parse_test_off(struct config *cfg)
 {
 	cfg->test_off = test_off_env();
 }
 
+/* The long options without a letter; those users reach for (issue 12) from 400. */
+enum { OPT_AS_PID2 = 254, OPT_CONSOLE = 255, OPT_HOSTNAME = 256, OPT_PID_MAX, OPT_KILL_SIGNAL, OPT_STOP_TIMEOUT,
+       OPT_CAP_ADD, OPT_CAP_DROP, OPT_NO_NEW_PRIVS,
+       OPT_SECCOMP = 320, OPT_KEEP_FD, OPT_SUID };
+enum { OPT_BIND = 400, OPT_BIND_RO, OPT_TMPFS, OPT_READ_ONLY, OPT_EPHEMERAL,
+       OPT_PRIVATE_NETWORK, OPT_CHDIR, OPT_ENV_FILE, OPT_PRIVATE_USERS };
+static const struct option longopts[] = {
+	{ "join", required_argument, NULL, 'j' },
+	{ "list", no_argument, NULL, 'l' },
+	{ "setenv", required_argument, NULL, 'E' },
+	{ "as-pid2", no_argument, NULL, OPT_AS_PID2 },
+	{ "console", required_argument, NULL, OPT_CONSOLE },
+	{ "hostname", required_argument, NULL, OPT_HOSTNAME },
+	{ "pid-max", required_argument, NULL, OPT_PID_MAX },
+	{ "kill-signal", required_argument, NULL, OPT_KILL_SIGNAL },
+	{ "stop-timeout", required_argument, NULL, OPT_STOP_TIMEOUT },
+	{ "cap-add", required_argument, NULL, OPT_CAP_ADD },
+	{ "cap-drop", required_argument, NULL, OPT_CAP_DROP },
+	{ "no-new-privs", no_argument, NULL, OPT_NO_NEW_PRIVS },
+	{ "seccomp", required_argument, NULL, OPT_SECCOMP },
+	{ "keep-fd", required_argument, NULL, OPT_KEEP_FD },
+	{ "suid", required_argument, NULL, OPT_SUID },
+	{ "machine", required_argument, NULL, 'M' },
+	{ "boot", no_argument, NULL, 'b' },
+	{ "bind", required_argument, NULL, OPT_BIND },
+	{ "bind-ro", required_argument, NULL, OPT_BIND_RO },
+	{ "tmpfs", required_argument, NULL, OPT_TMPFS },
+	{ "read-only", no_argument, NULL, OPT_READ_ONLY },
+	{ "ephemeral", no_argument, NULL, OPT_EPHEMERAL },
+	{ "private-network", no_argument, NULL, OPT_PRIVATE_NETWORK },
+	{ "private-users", optional_argument, NULL, OPT_PRIVATE_USERS },
+	{ "chdir", required_argument, NULL, OPT_CHDIR },
+	{ "user", required_argument, NULL, 'u' },
+	{ "env-file", required_argument, NULL, OPT_ENV_FILE },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 }
+};
+
+/* In the order of their enums (CONSOLE_INTERACTIVE on, SUID_AUTO on). */
+static const char *const console_modes[] = { "interactive", "pipe", NULL };
+static const char *const on_off[] = { "on", "off", NULL };
+static const char *const suid_policies[] = { "auto", "deny", "allow", NULL };
+
+/* The first half of the options: how the container is run. */
+static bool take_run_option(struct config *cfg, int c)
+{
+	uint64_t mask;
+
+	switch (c) {
+	case 'j':
+		if (!isdigit((unsigned char)optarg[0])) {
+			cfg->join_name = optarg;	/* a machine name, looked up later */
+			cfg->join = -1;
+			break;
+		}
+		cfg->join = parse_number("join", optarg, 1, PID_MAX_LIMIT);
+		break;
+	case 'l':
+		cfg->list = true;
+		break;
+	case 'E':
+		if (!strchr(optarg, '=') || optarg[0] == '=')
+			bad_usage("--setenv: '%s' is not NAME=VALUE", optarg);
+		if (cfg->nsetenv == MAX_SETENV)
+			bad_usage("--setenv: more than %s variables", "64");
+		cfg->setenv[cfg->nsetenv++] = optarg;
+		break;
+	case OPT_AS_PID2:
+		cfg->as_pid2 = true;
+		break;
+	case OPT_CONSOLE:
+		cfg->console = parse_choice("console", optarg, console_modes,
+					    "neither interactive nor pipe") + CONSOLE_INTERACTIVE;
+		break;
+	case OPT_HOSTNAME:
+		if (!*optarg || strlen(optarg) > 64)
+			bad_usage("--hostname: '%s' is not 1 to 64 characters", optarg);
+		cfg->hostname = optarg;
+		break;
+	case OPT_PID_MAX:
+		cfg->pid_max = parse_number("pid-max", optarg, 1, PID_MAX_LIMIT);
+		break;
+	case OPT_KILL_SIGNAL:
+		cfg->kill_signal = parse_signal(optarg);
+		break;
+	case OPT_STOP_TIMEOUT:
+		cfg->stop_timeout = parse_number("stop-timeout", optarg, 0, INT_MAX);
+		break;
+	case OPT_CAP_ADD:
+	case OPT_CAP_DROP:
+		if (parse_cap_list(optarg, &mask))
+			bad_usage(c == OPT_CAP_ADD ? "--cap-add: unknown capability in '%s'"
+				  : "--cap-drop: unknown capability in '%s'", optarg);
+		if (c == OPT_CAP_ADD)
+			cfg->cap_drop &= ~mask;
+		else
+			cfg->cap_drop |= mask;
+		break;
+	case OPT_NO_NEW_PRIVS:
+		cfg->no_new_privs = true;
+		break;
+	case OPT_SECCOMP:
+		cfg->seccomp = !parse_choice("seccomp", optarg, on_off, "neither on nor off");
+		break;
+	case OPT_SUID:
+		cfg->suid = parse_choice("suid", optarg, suid_policies, "not auto, deny or allow");
+		break;
+	case OPT_KEEP_FD:
+		if (cfg->nkeep_fd == MAX_KEEP_FD)
+			bad_usage("--keep-fd: more than %s descriptors", "16");
+		cfg->keep_fd[cfg->nkeep_fd++] = parse_number("keep-fd", optarg, 3, INT_MAX);
+		break;
+	default:
+		return false;
+	}
+	return true;
+}
+
+/* The second half: the container's shape (name, mounts, user), and -h, -V. */
+static void take_shape_option(struct config *cfg, int c)
+{
+	switch (c) {
+	case 'M':
+		if (!*optarg || strlen(optarg) > 64 || strspn(optarg, "0123456789") == strlen(optarg) ||
+		    optarg[0] == '-' || optarg[0] == '.' ||
+		    strspn(optarg, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-.") !=
+		    strlen(optarg))
+			bad_usage("--machine: '%s' is not a name (1 to 64 letters, digits, '-' and '.', not all digits)",
+				  optarg);
+		cfg->machine = optarg;
+		cfg->machine_given = true;
+		break;
+	case 'b':
+		cfg->boot = true;
+		break;
+	case OPT_BIND:
+		parse_mount_opt(cfg, 'b', optarg);
+		break;
+	case OPT_BIND_RO:
+		parse_mount_opt(cfg, 'r', optarg);
+		break;
+	case OPT_TMPFS:
+		parse_mount_opt(cfg, 't', optarg);
+		break;
+	case OPT_READ_ONLY:
+		cfg->read_only = true;
+		break;
+	case OPT_EPHEMERAL:
+		cfg->ephemeral = true;
+		break;
+	case OPT_PRIVATE_NETWORK:
+		cfg->private_network = true;
+		break;
+	case OPT_PRIVATE_USERS:
+		parse_private_users(cfg, optarg);
+		break;
+	case OPT_CHDIR:
+		if (optarg[0] != '/')
+			bad_usage("--chdir: '%s' is not an absolute path", optarg);
+		cfg->chdir = optarg;
+		break;
+	case 'u':
+		cfg->user = optarg;
+		break;
+	case OPT_ENV_FILE:
+		cfg->env_file = optarg;
+		break;
+	case 'q':
+		cfg->quiet = true;
+		break;
+	case 'v':
+		cfg->verbose++;
+		break;
+	case 'h':
+		usage(stdout, 0);
+		break;
+	case 'V':
+		printf("pspace-run %s\n", VERSION);
+		exit(0);
+	default:
+		fprintf(stderr, "Try '%s --help' for more information.\n", progname);
+		exit(EXIT_SETUP);
+	}
+}
+
 void parse_options(struct config *cfg, int argc, char **argv)
 {
-	enum { OPT_AS_PID2 = 254, OPT_CONSOLE = 255, OPT_HOSTNAME = 256, OPT_PID_MAX, OPT_KILL_SIGNAL, OPT_STOP_TIMEOUT,
-	       OPT_CAP_ADD, OPT_CAP_DROP, OPT_NO_NEW_PRIVS,
-	       OPT_SECCOMP = 320, OPT_KEEP_FD, OPT_SUID };
-	/* The options users reach for (issue 12). */
-	enum { OPT_BIND = 400, OPT_BIND_RO, OPT_TMPFS, OPT_READ_ONLY, OPT_EPHEMERAL,
-	       OPT_PRIVATE_NETWORK, OPT_CHDIR, OPT_ENV_FILE, OPT_PRIVATE_USERS };
-	static const struct option longopts[] = {
-		{ "join", required_argument, NULL, 'j' },
-		{ "list", no_argument, NULL, 'l' },
-		{ "setenv", required_argument, NULL, 'E' },
-		{ "as-pid2", no_argument, NULL, OPT_AS_PID2 },
-		{ "console", required_argument, NULL, OPT_CONSOLE },
-		{ "hostname", required_argument, NULL, OPT_HOSTNAME },
-		{ "pid-max", required_argument, NULL, OPT_PID_MAX },
-		{ "kill-signal", required_argument, NULL, OPT_KILL_SIGNAL },
-		{ "stop-timeout", required_argument, NULL, OPT_STOP_TIMEOUT },
-		{ "cap-add", required_argument, NULL, OPT_CAP_ADD },
-		{ "cap-drop", required_argument, NULL, OPT_CAP_DROP },
-		{ "no-new-privs", no_argument, NULL, OPT_NO_NEW_PRIVS },
-		{ "seccomp", required_argument, NULL, OPT_SECCOMP },
-		{ "keep-fd", required_argument, NULL, OPT_KEEP_FD },
-		{ "suid", required_argument, NULL, OPT_SUID },
-		{ "machine", required_argument, NULL, 'M' },
-		{ "boot", no_argument, NULL, 'b' },
-		{ "bind", required_argument, NULL, OPT_BIND },
-		{ "bind-ro", required_argument, NULL, OPT_BIND_RO },
-		{ "tmpfs", required_argument, NULL, OPT_TMPFS },
-		{ "read-only", no_argument, NULL, OPT_READ_ONLY },
-		{ "ephemeral", no_argument, NULL, OPT_EPHEMERAL },
-		{ "private-network", no_argument, NULL, OPT_PRIVATE_NETWORK },
-		{ "private-users", optional_argument, NULL, OPT_PRIVATE_USERS },
-		{ "chdir", required_argument, NULL, OPT_CHDIR },
-		{ "user", required_argument, NULL, 'u' },
-		{ "env-file", required_argument, NULL, OPT_ENV_FILE },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 }
-	};
-	/* In the order of their enums (CONSOLE_INTERACTIVE on, SUID_AUTO on). */
-	static const char *const console_modes[] = { "interactive", "pipe", NULL };
-	static const char *const on_off[] = { "on", "off", NULL };
-	static const char *const suid_policies[] = { "auto", "deny", "allow", NULL };
-	uint64_t mask;
 	int c;
 
 	cfg->stop_timeout = DEFAULT_STOP_TIMEOUT;
@@ -312,133 +371,9 @@ void parse_options(struct config *cfg, int argc, char **argv)
 	cfg->seccomp = true;
 	parse_test_off(cfg);
 
-	while ((c = getopt_long(argc, argv, "+j:lE:qvhVM:bu:", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'j':
-			if (!isdigit((unsigned char)optarg[0])) {
-				cfg->join_name = optarg;	/* a machine name, looked up later */
-				cfg->join = -1;
-				break;
-			}
-			cfg->join = parse_number("join", optarg, 1, PID_MAX_LIMIT);
-			break;
-		case 'l':
-			cfg->list = true;
-			break;
-		case 'E':
-			if (!strchr(optarg, '=') || optarg[0] == '=')
-				bad_usage("--setenv: '%s' is not NAME=VALUE", optarg);
-			if (cfg->nsetenv == MAX_SETENV)
-				bad_usage("--setenv: more than %s variables", "64");
-			cfg->setenv[cfg->nsetenv++] = optarg;
-			break;
-		case OPT_AS_PID2:
-			cfg->as_pid2 = true;
-			break;
-		case OPT_CONSOLE:
-			cfg->console = parse_choice("console", optarg, console_modes,
-						    "neither interactive nor pipe") + CONSOLE_INTERACTIVE;
-			break;
-		case OPT_HOSTNAME:
-			if (!*optarg || strlen(optarg) > 64)
-				bad_usage("--hostname: '%s' is not 1 to 64 characters", optarg);
-			cfg->hostname = optarg;
-			break;
-		case OPT_PID_MAX:
-			cfg->pid_max = parse_number("pid-max", optarg, 1, PID_MAX_LIMIT);
-			break;
-		case OPT_KILL_SIGNAL:
-			cfg->kill_signal = parse_signal(optarg);
-			break;
-		case OPT_STOP_TIMEOUT:
-			cfg->stop_timeout = parse_number("stop-timeout", optarg, 0, INT_MAX);
-			break;
-		case OPT_CAP_ADD:
-		case OPT_CAP_DROP:
-			if (parse_cap_list(optarg, &mask))
-				bad_usage(c == OPT_CAP_ADD ? "--cap-add: unknown capability in '%s'"
-					  : "--cap-drop: unknown capability in '%s'", optarg);
-			if (c == OPT_CAP_ADD)
-				cfg->cap_drop &= ~mask;
-			else
-				cfg->cap_drop |= mask;
-			break;
-		case OPT_NO_NEW_PRIVS:
-			cfg->no_new_privs = true;
-			break;
-		case OPT_SECCOMP:
-			cfg->seccomp = !parse_choice("seccomp", optarg, on_off, "neither on nor off");
-			break;
-		case OPT_SUID:
-			cfg->suid = parse_choice("suid", optarg, suid_policies, "not auto, deny or allow");
-			break;
-		case OPT_KEEP_FD:
-			if (cfg->nkeep_fd == MAX_KEEP_FD)
-				bad_usage("--keep-fd: more than %s descriptors", "16");
-			cfg->keep_fd[cfg->nkeep_fd++] = parse_number("keep-fd", optarg, 3, INT_MAX);
-			break;
-		case 'M':
-			if (!*optarg || strlen(optarg) > 64 || strspn(optarg, "0123456789") == strlen(optarg) ||
-			    optarg[0] == '-' || optarg[0] == '.' ||
-			    strspn(optarg, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-.") !=
-			    strlen(optarg))
-				bad_usage("--machine: '%s' is not a name (1 to 64 letters, digits, '-' and '.', not all digits)",
-					  optarg);
-			cfg->machine = optarg;
-			cfg->machine_given = true;
-			break;
-		case 'b':
-			cfg->boot = true;
-			break;
-		case OPT_BIND:
-			parse_mount_opt(cfg, 'b', optarg);
-			break;
-		case OPT_BIND_RO:
-			parse_mount_opt(cfg, 'r', optarg);
-			break;
-		case OPT_TMPFS:
-			parse_mount_opt(cfg, 't', optarg);
-			break;
-		case OPT_READ_ONLY:
-			cfg->read_only = true;
-			break;
-		case OPT_EPHEMERAL:
-			cfg->ephemeral = true;
-			break;
-		case OPT_PRIVATE_NETWORK:
-			cfg->private_network = true;
-			break;
-		case OPT_PRIVATE_USERS:
-			parse_private_users(cfg, optarg);
-			break;
-		case OPT_CHDIR:
-			if (optarg[0] != '/')
-				bad_usage("--chdir: '%s' is not an absolute path", optarg);
-			cfg->chdir = optarg;
-			break;
-		case 'u':
-			cfg->user = optarg;
-			break;
-		case OPT_ENV_FILE:
-			cfg->env_file = optarg;
-			break;
-		case 'q':
-			cfg->quiet = true;
-			break;
-		case 'v':
-			cfg->verbose++;
-			break;
-		case 'h':
-			usage(stdout, 0);
-			break;
-		case 'V':
-			printf("pspace-run %s\n", VERSION);
-			exit(0);
-		default:
-			fprintf(stderr, "Try '%s --help' for more information.\n", progname);
-			exit(EXIT_SETUP);
-		}
-	}
+	while ((c = getopt_long(argc, argv, "+j:lE:qvhVM:bu:", longopts, NULL)) != -1)
+		if (!take_run_option(cfg, c))
+			take_shape_option(cfg, c);
 	if (cfg->list) {
 		if (optind < argc || cfg->join)
 			bad_usage("--list takes no ROOT, COMMAND or --join%s", "");

@@ -9,6 +9,7 @@
 #define PSPACE_RUN_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -147,6 +148,9 @@ void parse_options(struct config *cfg, int argc, char **argv);
 unsigned int test_off_env(void);
 void test_pause(const char *stage);
 int stop_signal(const struct config *cfg);
+int signal_by_name(const char *arg);
+#define SIGNAL_RTMIN 34	/* glibc's SIGRTMIN, as runc and kill(1) count (signals.c) */
+#define SIGNAL_RTMAX 64
 
 /* caps.c */
 uint64_t default_cap_drop(void);
@@ -171,6 +175,11 @@ void die(int status, const char *fmt, ...)
 void die_errno(int status, const char *fmt, ...)
 	__attribute__((noreturn, format(printf, 2, 3)));
 void warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void put_escaped(FILE *f, const char *s);	/* control characters as \xNN */
+/* What die() (and the OCI runtime's oci_fail()) undoes first, newest first. */
+void on_failure(void (*fn)(void), bool this_process_only);
+void on_failure_cancel(void (*fn)(void));
+void undo_on_failure(void);
 void warn_errno(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void verbose(const struct config *cfg, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -219,6 +228,17 @@ int join_container(const struct config *cfg);
 int list_pspaces(const struct config *cfg);
 
 /* machine.c: the names of running containers, in the runtime directory */
+/* /proc/PID/status (proc.c) */
+struct proc_info {
+	pid_t pid;
+	pid_t ppid;		/* PPid, -1 if not read */
+	int levels;		/* entries on the NSpid line */
+	pid_t innermost;	/* the last of them: the pid in its own pspace */
+	pid_t outer;		/* the one before (0 if none): in the parent's */
+	char path[256];		/* the PSpace: line */
+};
+bool read_proc_info(pid_t pid, struct proc_info *pi);
+
 void machine_claim(struct config *cfg);
 void machine_set_wid(pid_t wid);
 void machine_release(void);

@@ -25,24 +25,8 @@
 #include <unistd.h>
 
 #include "pspace-run.h"
+#include "sys.h"
 
-#ifndef CLONE_INTO_CGROUP
-#define CLONE_INTO_CGROUP 0x200000000ULL
-#endif
-
-struct clone_args_v2 {
-	uint64_t flags;
-	uint64_t pidfd;
-	uint64_t child_tid;
-	uint64_t parent_tid;
-	uint64_t exit_signal;
-	uint64_t stack;
-	uint64_t stack_size;
-	uint64_t tls;
-	uint64_t set_tid;
-	uint64_t set_tid_size;
-	uint64_t cgroup;
-};
 
 /*
  * The leader's getppid() is 0, so it cannot tell whether pspace-run is
@@ -93,7 +77,7 @@ static char *read_root_hostname(const char *root, char *buf, size_t size)
 	dir = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (dir < 0)
 		return NULL;
-	path = syscall(SYS_openat2, dir, "etc/hostname", &how, sizeof(how));
+	path = sys_openat2(dir, "etc/hostname", &how);
 	close(dir);
 	if (path < 0)
 		return NULL;
@@ -237,13 +221,13 @@ pid_t spawn_pspace(const struct config *cfg, int *pidfd, int *console, bool *aut
 	if (!TEST_OFF(cfg, OFF_AUTOKILL)) {
 		args.flags |= CLONE_AUTOREAP | CLONE_PIDFD_AUTOKILL;
 		args.exit_signal = 0;
-		pid = syscall(SYS_clone3, &args, sizeof(args));
+		pid = sys_clone3(&args);
 		*autoreap = pid >= 0;
 		args.flags &= ~(CLONE_AUTOREAP | CLONE_PIDFD_AUTOKILL);
 		args.exit_signal = SIGCHLD;
 	}
 	if (!*autoreap)
-		pid = syscall(SYS_clone3, &args, sizeof(args));
+		pid = sys_clone3(&args);
 	userns_root_close();
 	if (pid != 0 && cwd >= 0 && (fchdir(cwd) < 0 || close(cwd) < 0))
 		die_errno(EXIT_SETUP, "back to the working directory");

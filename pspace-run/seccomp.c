@@ -86,6 +86,12 @@ static const struct {
 	{ "acct", CAP_SYS_PACCT },
 	{ "syslog", CAP_SYSLOG },
 	{ "ptrace", CAP_SYS_PTRACE },
+	/*
+	 * A pidfd of a host process comes in through any host socket
+	 * (SO_PEERPIDFD, SCM_PIDFD): its fds are the host's (as nspawn,
+	 * always refused), and so are its namespaces (the ioctls below).
+	 */
+	{ "pidfd_getfd", ALWAYS },
 	{ "process_vm_readv", CAP_SYS_PTRACE },
 	{ "process_vm_writev", CAP_SYS_PTRACE },
 	{ "reboot", CAP_SYS_BOOT },
@@ -103,6 +109,15 @@ static const unsigned int host_reboot[] = {
  * output (TIOCCONS, one redirect for all): never, whatever the terminal.
  */
 static const unsigned long tty_injection[] = { TIOCSTI, TIOCLINUX, TIOCCONS };
+
+/*
+ * The pidfs ioctls that open a process's namespaces from its pidfd,
+ * PIDFD_GET_CGROUP_NAMESPACE .. PIDFD_GET_UTS_NAMESPACE, _IO(0xFF, 1..10):
+ * on a host process's pidfd they are the host's namespaces, whatever
+ * the container sees (PIDFD_GET_INFO, _IOWR with a size, stays).
+ */
+#define PIDFS_IOCTL_NS_MASK 0xffffff00UL
+#define PIDFS_IOCTL_NS 0x0000ff00UL
 
 /*
  * --suid (caps.c suid_policy): a mode with S_ISUID or S_ISGID refused to
@@ -201,6 +216,9 @@ static scmp_filter_ctx build_filter(const struct config *cfg)
 		check(seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(ioctl), 1,
 				       SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffUL, tty_injection[i])),
 		      "ioctl");
+	check(seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(ioctl), 1,
+			       SCMP_A1(SCMP_CMP_MASKED_EQ, PIDFS_IOCTL_NS_MASK, PIDFS_IOCTL_NS)),
+	      "ioctl");
 	for (i = 0; cfg->no_suid && i < sizeof(sets_mode) / sizeof(sets_mode[0]); i++)
 		deny_suid_mode(ctx, sets_mode[i].name, sets_mode[i].mode, sets_mode[i].flags);
 	return ctx;

@@ -33,10 +33,12 @@
 #include <sys/sendfile.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
+#include <linux/mount.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include "pspace-run.h"
+#include "mnt.h"
 
 #ifndef MFD_ALLOW_SEALING
 #define MFD_ALLOW_SEALING 0x0002U
@@ -56,20 +58,12 @@
 #define AT_EMPTY_PATH 0x1000
 #endif
 
+#ifndef ST_RDONLY
+#define ST_RDONLY 1	/* statfs f_flags; <sys/statvfs.h> in glibc */
+#endif
+
 #define SEALS (F_SEAL_SEAL | F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE)
 
-#ifndef SYS_fsopen
-#define SYS_fsopen 430
-#define SYS_fsconfig 431
-#define SYS_fsmount 432
-#endif
-#define FSOPEN_CLOEXEC_ 0x00000001
-#define FSCONFIG_SET_STRING_ 1
-#define FSCONFIG_CMD_CREATE_ 6
-#define FSMOUNT_CLOEXEC_ 0x00000001
-#define MOUNT_ATTR_RDONLY_ 0x00000001
-#define MOUNT_ATTR_NOSUID_ 0x00000002
-#define MOUNT_ATTR_NODEV_ 0x00000004
 #define OVERLAYFS_MAGIC 0x794c7630
 /* The empty lower layer: root's, in root's /run (not in the OCI state root). */
 #define EXE_LOWER "/run/pspace-run-exe-lower"
@@ -207,8 +201,9 @@ static bool empty_root_dir(int fd)
  */
 static int overlay_exe(const struct stat *exe)
 {
-	char bin[PATH_MAX], lower[96], *name;
-	int ctx, mnt = -1, fd = -1, bindir, empty;
+	char bin[PATH_MAX], lower[96], opts[128], *name;
+	const char *bad;
+	int mnt = -1, fd = -1, bindir, empty;
 	struct stat st;
 	ssize_t n;
 
@@ -231,16 +226,13 @@ static int overlay_exe(const struct stat *exe)
 	    st.st_dev != exe->st_dev || st.st_ino != exe->st_ino)
 		goto out;
 	snprintf(lower, sizeof(lower), "/proc/self/fd/%d:/proc/self/fd/%d", bindir, empty);
-	ctx = syscall(SYS_fsopen, "overlay", FSOPEN_CLOEXEC_);
-	if (ctx < 0)
-		goto out;
 	/* xino off: no "falling back to xino=off" in the log for a /run on another fs. */
-	syscall(SYS_fsconfig, ctx, FSCONFIG_SET_STRING_, "xino", "off", 0);
-	if (syscall(SYS_fsconfig, ctx, FSCONFIG_SET_STRING_, "lowerdir", lower, 0) == 0 &&
-	    syscall(SYS_fsconfig, ctx, FSCONFIG_CMD_CREATE_, NULL, NULL, 0) == 0)
-		mnt = syscall(SYS_fsmount, ctx, FSMOUNT_CLOEXEC_,
-			      MOUNT_ATTR_RDONLY_ | MOUNT_ATTR_NOSUID_ | MOUNT_ATTR_NODEV_);
-	close(ctx);
+	snprintf(opts, sizeof(opts), "xino=off,lowerdir=%s", lower);
+	mnt = mnt_new_fs("overlay", opts, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV,
+			 &bad);
+	if (mnt < 0 && bad && !strcmp(bad, "xino"))
+		mnt = mnt_new_fs("overlay", opts + strlen("xino=off,"),
+				 MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, &bad);
 	if (mnt < 0)
 		goto out;
 	fd = openat(mnt, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);

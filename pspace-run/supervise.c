@@ -22,10 +22,8 @@
 #include <unistd.h>
 
 #include "pspace-run.h"
+#include "sys.h"
 
-#ifndef PIDFD_SIGNAL_PSPACE
-#define PIDFD_SIGNAL_PSPACE (1UL << 3)	/* SPEC 2.8, kernel series v2 */
-#endif
 
 /*
  * PIDFD_GET_INFO (Linux 6.13), the fields up to exit_code: the size the
@@ -90,7 +88,7 @@ static void catch(sigset_t *set, int sig)
 
 static void send(int pidfd, int sig)
 {
-	if (syscall(SYS_pidfd_send_signal, pidfd, sig, NULL, 0) < 0 && errno != ESRCH)
+	if (sys_pidfd_send_signal(pidfd, sig, 0) < 0 && errno != ESRCH)
 		warn_errno("pidfd_send_signal");
 }
 
@@ -102,7 +100,7 @@ static void send(int pidfd, int sig)
  */
 void kill_pspace(const struct config *cfg, pid_t leader, int pidfd)
 {
-	if (syscall(SYS_pidfd_send_signal, pidfd, SIGKILL, NULL, PIDFD_SIGNAL_PSPACE) == 0) {
+	if (sys_pidfd_send_signal(pidfd, SIGKILL, PIDFD_SIGNAL_PSPACE) == 0) {
 		verbose(cfg, "SIGKILL to the whole pspace (pidfd_send_signal, PIDFD_SIGNAL_PSPACE)");
 		return;
 	}
@@ -116,29 +114,6 @@ void kill_pspace(const struct config *cfg, pid_t leader, int pidfd)
 		(int)leader);
 	if (kill(-leader, SIGKILL) < 0 && errno != ESRCH)
 		warn_errno("kill(-%d, SIGKILL)", (int)leader);
-}
-
-/*
- * In the leader and in a joined process, before anything else of the
- * container runs: every signal at its default disposition and none
- * blocked.  A caller that started pspace-run with "&" from a script left
- * SIGINT and SIGQUIT ignored, which an exec keeps and a shell cannot
- * trap again (POSIX): the container is a system of its own, as
- * systemd-nspawn and tini start theirs.
- */
-void reset_signals(void)
-{
-	struct sigaction sa;
-	sigset_t none;
-	int sig;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = SIG_DFL;
-	for (sig = 1; sig < NSIG; sig++)
-		if (sig != SIGKILL && sig != SIGSTOP)
-			sigaction(sig, &sa, NULL);
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
 }
 
 struct supervisor {

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "pspace-run.h"
+#include "sys.h"
 
 #define MAX_SMALL_FILE (4 << 20)
 
@@ -41,7 +42,7 @@ static char *read_small_file(int dir, const char *path, uint64_t resolve, const 
 	int p, fd;
 	size_t len = 0;
 
-	p = syscall(SYS_openat2, dir, path, &how, sizeof(how));
+	p = sys_openat2(dir, path, &how);
 	if (p < 0 && errno == ENOENT)
 		return NULL;
 	if (p < 0 || fstat(p, &st) < 0)
@@ -367,7 +368,7 @@ void find_init(struct config *cfg)
 		die_errno(EXIT_SETUP, "%s", cfg->root);
 	for (i = 0; i < sizeof(inits) / sizeof(inits[0]); i++) {
 		struct stat st;
-		int fd = syscall(SYS_openat2, dir, inits[i], &how, sizeof(how));
+		int fd = sys_openat2(dir, inits[i], &how);
 		bool good = fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
 			    (st.st_mode & 0111);
 

@@ -42,15 +42,9 @@
 #include <unistd.h>
 
 #include "pspace-run.h"
+#include "mnt.h"
+#include "sys.h"
 
-/* <sys/mount.h> and <linux/mount.h> do not mix; what we use of the former. */
-int mount(const char *, const char *, const char *, unsigned long, const void *);
-#ifndef MS_REC
-#define MS_REC 16384
-#endif
-#ifndef MS_PRIVATE
-#define MS_PRIVATE (1 << 18)
-#endif
 #ifndef AT_RECURSIVE
 #define AT_RECURSIVE 0x8000
 #endif
@@ -165,7 +159,7 @@ static char *slurp(int dir, const char *path)
 	int fd;
 
 	/* O_NONBLOCK: a fifo in a hostile ROOT does not block the open. */
-	fd = dir >= 0 ? syscall(SYS_openat2, dir, path, &how, sizeof(how))
+	fd = dir >= 0 ? sys_openat2(dir, path, &how)
 		      : open(path, how.flags);
 	if (fd < 0)
 		return NULL;
@@ -460,17 +454,14 @@ static void idmap_root(const struct config *cfg)
 	if (raw_root < 0)
 		die_errno(EXIT_SETUP, "--private-users: %s", cfg->root);
 	/* ROOT by this one fd from here on: nothing renamed into its path counts. */
-	tree = syscall(SYS_open_tree, raw_root, "",
-		       AT_EMPTY_PATH | OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE);
+	tree = mnt_clone(raw_root, "", true);
 	if (tree < 0)
 		die_errno(EXIT_SETUP, "--private-users: clone %s", cfg->root);
 	attr.userns_fd = userns;
-	if (syscall(SYS_mount_setattr, tree, "", AT_EMPTY_PATH | AT_RECURSIVE, &attr,
-		    sizeof(attr)) < 0)
+	if (sys_mount_setattr(tree, "", AT_EMPTY_PATH | AT_RECURSIVE, &attr) < 0)
 		die_errno(EXIT_SETUP, "--private-users: an idmapped mount of %s "
 			  "(its file system must support idmapped mounts)", cfg->root);
-	if (syscall(SYS_move_mount, tree, "", raw_root, "",
-		    MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0)
+	if (mnt_attach(tree, raw_root) < 0)
 		die_errno(EXIT_SETUP, "--private-users: attach the idmapped %s", cfg->root);
 	idmapped_root = tree;
 	close(userns);
@@ -498,8 +489,7 @@ void userns_read_only(struct config *cfg)
 	if (cfg->read_only && !TEST_OFF(cfg, OFF_PURO))
 		make_mount_points(cfg, raw_root);
 	if (cfg->read_only && !TEST_OFF(cfg, OFF_PURO) &&
-	    syscall(SYS_mount_setattr, idmapped_root, "", AT_EMPTY_PATH | AT_RECURSIVE,
-		    &attr, sizeof(attr)) < 0)
+	    sys_mount_setattr(idmapped_root, "", AT_EMPTY_PATH | AT_RECURSIVE, &attr) < 0)
 		die_errno(EXIT_SETUP, "--read-only: %s", cfg->root);
 	host_binds(cfg, idmapped_root);
 	close(raw_root);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Error reporting: one line, naming the path or option and the reason;
- * and passing a file descriptor over a unix socket.
+ * what a failure undoes before the exit; and passing a file descriptor
+ * over a unix socket.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -15,10 +16,91 @@
 
 const char *progname = "pspace-run";
 
+/*
+ * What a failure undoes, newest first, pushed by whatever made it: the
+ * caller's terminal modes (console.c), a claimed machine name
+ * (machine.c), a half-made OCI container (oci-create.c).  An entry
+ * pushed for its own process only is not undone by a child that
+ * inherited it: a container's leader that fails undoes nothing of
+ * pspace-run's.
+ */
+static struct {
+	void (*fn)(void);
+	pid_t owner;	/* 0: in whichever process fails */
+} undo[8];
+static int nundo;
+
+void on_failure(void (*fn)(void), bool this_process_only)
+{
+	int i;
+
+	for (i = 0; i < nundo; i++)
+		if (undo[i].fn == fn)
+			return;
+	if (nundo == (int)(sizeof(undo) / sizeof(undo[0]))) {
+		fprintf(stderr, "%s: internal error: too many things to undo\n", progname);
+		_exit(EXIT_SETUP);
+	}
+	undo[nundo].fn = fn;
+	undo[nundo++].owner = this_process_only ? getpid() : 0;
+}
+
+void on_failure_cancel(void (*fn)(void))
+{
+	int i;
+
+	for (i = 0; i < nundo; i++)
+		if (undo[i].fn == fn) {
+			memmove(&undo[i], &undo[i + 1], (nundo - i - 1) * sizeof(undo[0]));
+			nundo--;
+			return;
+		}
+}
+
+void undo_on_failure(void)
+{
+	pid_t self = getpid();
+
+	while (nundo > 0) {
+		nundo--;
+		if (!undo[nundo].owner || undo[nundo].owner == self)
+			undo[nundo].fn();
+	}
+}
+
+/*
+ * @s for a terminal: every control character shown as \xNN, the C0 ones
+ * and DEL, and C1 both as UTF-8 (U+0080..U+009F) and as a stray byte.
+ * Messages name what the container or its image made (a path, an
+ * argument, a line of a file in ROOT): none of it reaches the caller's
+ * terminal as an escape sequence (SECURITY).
+ */
+void put_escaped(FILE *f, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	for (; *p; p++) {
+		bool stray = *p >= 0x80 && *p <= 0x9f &&
+			     (p == (const unsigned char *)s || p[-1] < 0x80);
+
+		if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) {
+			fprintf(f, "\\x%02x\\x%02x", p[0], p[1]);
+			p++;
+		} else if (*p < 0x20 || *p == 0x7f || stray) {
+			fprintf(f, "\\x%02x", *p);
+		} else {
+			fputc(*p, f);
+		}
+	}
+}
+
 static void vreport(int err, const char *fmt, va_list ap)
 {
+	char msg[4096];
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	fprintf(stderr, "%s: ", progname);
-	vfprintf(stderr, fmt, ap);
+	put_escaped(stderr, msg);
 	if (err)
 		fprintf(stderr, ": %s", strerror(err));
 	fputc('\n', stderr);
@@ -28,8 +110,7 @@ void die(int status, const char *fmt, ...)
 {
 	va_list ap;
 
-	console_done();	/* the terminal as it was, whatever happens */
-	machine_release();	/* the name is free again (in pspace-run only) */
+	undo_on_failure();
 	va_start(ap, fmt);
 	vreport(0, fmt, ap);
 	va_end(ap);
@@ -41,8 +122,7 @@ void die_errno(int status, const char *fmt, ...)
 	int err = errno;
 	va_list ap;
 
-	console_done();
-	machine_release();
+	undo_on_failure();
 	va_start(ap, fmt);
 	vreport(err, fmt, ap);
 	va_end(ap);

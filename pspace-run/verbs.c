@@ -27,54 +27,13 @@
 #include <unistd.h>
 
 #include "pspace-run.h"
-
-struct proc_info {
-	pid_t pid;
-	int levels;		/* entries on the NSpid line */
-	pid_t innermost;	/* the last of them */
-	char path[256];		/* the PSpace: line */
-};
-
-static bool read_proc_info(pid_t pid, struct proc_info *pi)
-{
-	char name[64], line[512];
-	FILE *f;
-
-	snprintf(name, sizeof(name), "/proc/%d/status", pid);
-	f = fopen(name, "re");
-	if (!f)
-		return false;
-	memset(pi, 0, sizeof(*pi));
-	pi->pid = pid;
-	while (fgets(line, sizeof(line), f)) {
-		char *p, *end;
-
-		if (!strncmp(line, "NSpid:", 6)) {
-			for (p = line + 6;; p = end) {
-				long v = strtol(p, &end, 10);
-
-				if (end == p)
-					break;
-				pi->levels++;
-				pi->innermost = v;
-			}
-		} else if (!strncmp(line, "PSpace:\t", 8)) {
-			line[strcspn(line, "\n")] = '\0';
-			snprintf(pi->path, sizeof(pi->path), "%.255s", line + 8);
-		}
-	}
-	fclose(f);
-	return pi->levels > 0;
-}
+#include "sys.h"
 
 static bool is_leader(const struct proc_info *pi)
 {
 	return pi->levels > 1 && pi->innermost == 1;
 }
 
-#ifndef CLONE_INTO_CGROUP
-#define CLONE_INTO_CGROUP 0x200000000ULL
-#endif
 #define CGROUP2_SUPER_MAGIC 0x63677270
 
 /* What the leader runs with, from /proc/WID/status. */
@@ -146,8 +105,8 @@ static int open_leader_cgroup(pid_t pid)
 	line[strcspn(line, "\n")] = '\0';
 	root = open("/sys/fs/cgroup", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (root >= 0)
-		fd = line[4] ? (int)syscall(SYS_openat2, root, line + 4, &how, sizeof(how))
-			     : (int)syscall(SYS_openat2, root, ".", &how, sizeof(how));
+		fd = line[4] ? sys_openat2(root, line + 4, &how)
+			     : sys_openat2(root, ".", &how);
 	if (fd < 0)
 		die_errno(EXIT_SETUP, "--join %d: its cgroup %s", (int)pid, line + 3);
 	close(root);
@@ -162,17 +121,14 @@ static int open_leader_cgroup(pid_t pid)
  */
 static pid_t clone_into(const struct config *cfg, int cgroup)
 {
-	struct {
-		uint64_t flags, pidfd, child_tid, parent_tid, exit_signal, stack, stack_size,
-			 tls, set_tid, set_tid_size, cgroup;
-	} args = { .exit_signal = SIGCHLD };
+	struct clone_args_v2 args = { .exit_signal = SIGCHLD };
 	pid_t pid;
 
 	if (cgroup < 0)
 		return fork();
 	args.flags = CLONE_INTO_CGROUP;
 	args.cgroup = cgroup;
-	pid = syscall(SYS_clone3, &args, sizeof(args));
+	pid = sys_clone3(&args);
 	if (pid < 0 && (errno == EACCES || errno == EPERM) && geteuid() != 0) {
 		verbose(cfg, "--join %d: its cgroup is not yours to enter (none delegated to you): "
 			"the joined process stays in yours", (int)cfg->join);
@@ -247,13 +203,17 @@ static void join_and_run(const struct config *joined, int pidfd)
 	 */
 	userns = other_userns(joined->join);
 	/*
-	 * A container given no cgroup has none of its own namespace either:
+	 * A container given no cgroup has none of its own namespace either,
+	 * and one without --private-network shares the host's network:
 	 * entering the caller's own again needs CAP_SYS_ADMIN over the
 	 * host's, which a user lacks (setns checks before it sees that
-	 * nothing changes).
+	 * nothing changes).  A network namespace of its own is entered: a
+	 * joined process left in the host's would hand the container a way
+	 * into it (setns() to the joined pid's, from inside).
 	 */
 	if (setns(pidfd, CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWIPC |
 		  (other_ns(joined->join, "cgroup") ? CLONE_NEWCGROUP : 0) |
+		  (other_ns(joined->join, "net") ? CLONE_NEWNET : 0) |
 		  (userns ? CLONE_NEWUSER : 0)) < 0)
 		die_errno(EXIT_SETUP, "--join %d: setns", (int)joined->join);
 	close(pidfd);
@@ -325,7 +285,7 @@ int join_container(const struct config *cfg)
 	 * only if that process is still alive after it was read (a wid of
 	 * a leader that has exited may be a new process's by then).
 	 */
-	pidfd = syscall(SYS_pidfd_open, cfg->join, 0);
+	pidfd = sys_pidfd_open(cfg->join, 0);
 	if (pidfd < 0 && errno == ESRCH)
 		die(EXIT_SETUP, "--join %d: no such process", (int)cfg->join);
 	if (pidfd < 0)
@@ -335,7 +295,7 @@ int join_container(const struct config *cfg)
 	if (!is_leader(&pi))
 		die(EXIT_SETUP, "--join %d: not the leader of a pspace", (int)cfg->join);
 	/* Another user's container: say so, not what would fail next. */
-	if (syscall(SYS_pidfd_send_signal, pidfd, 0, NULL, 0) < 0 && errno == EPERM)
+	if (sys_pidfd_send_signal(pidfd, 0, 0) < 0 && errno == EPERM)
 		die_errno(EXIT_SETUP, "--join %d", (int)cfg->join);
 	if (!TEST_OFF(cfg, OFF_JOIN)) {
 		/* The same or stricter: what the leader has, less what is asked. */
@@ -346,7 +306,7 @@ int join_container(const struct config *cfg)
 		joined.seccomp_prog = leader_filter(cfg, lp.seccomp);
 		cgroup = open_leader_cgroup(cfg->join);
 	}
-	if (syscall(SYS_pidfd_send_signal, pidfd, 0, NULL, 0) < 0)
+	if (sys_pidfd_send_signal(pidfd, 0, 0) < 0)
 		die(EXIT_SETUP, "--join %d: the leader exited while being joined", (int)cfg->join);
 	if (TEST_OFF(cfg, OFF_JOIN)) {
 		/* The fixture: visible inside with the caller's privileges. */
@@ -383,7 +343,7 @@ int join_container(const struct config *cfg)
  */
 static int watch_joined(const struct config *cfg, pid_t child)
 {
-	int pidfd = syscall(SYS_pidfd_open, child, 0);
+	int pidfd = sys_pidfd_open(child, 0);
 
 	if (pidfd < 0)
 		die_errno(EXIT_SETUP, "pidfd_open");
@@ -443,38 +403,13 @@ static void leader_command(pid_t pid, char *out, size_t size)
 }
 
 /*
- * The machine name of the container led by @pid: registered by its parent,
- * the pspace-run that started it, under the wid that parent sees (the
- * next to last NSpid).  "-" when there is none.
+ * The machine name of the container led by @pi: registered by its
+ * parent, the pspace-run that started it, under the wid that parent
+ * sees (the next to last NSpid).  "-" when there is none.
  */
-static const char *leader_machine(pid_t pid, char *buf, size_t size)
+static const char *leader_machine(const struct proc_info *pi, char *buf, size_t size)
 {
-	char name[64], line[512];
-	pid_t ppid = -1, prev = -1, last = -1;
-	FILE *f;
-
-	snprintf(name, sizeof(name), "/proc/%d/status", pid);
-	f = fopen(name, "re");
-	if (!f)
-		return "-";
-	while (fgets(line, sizeof(line), f)) {
-		if (!strncmp(line, "PPid:", 5)) {
-			ppid = strtol(line + 5, NULL, 10);
-		} else if (!strncmp(line, "NSpid:", 6)) {
-			char *p = line + 6, *end;
-
-			for (;; p = end) {
-				long v = strtol(p, &end, 10);
-
-				if (end == p)
-					break;
-				prev = last;
-				last = v;
-			}
-		}
-	}
-	fclose(f);
-	if (ppid <= 0 || prev <= 0 || !machine_of(prev, ppid, buf, size))
+	if (pi->ppid <= 0 || pi->outer <= 0 || !machine_of(pi->outer, pi->ppid, buf, size))
 		return "-";
 	return buf;
 }
@@ -526,7 +461,7 @@ int list_pspaces(const struct config *cfg)
 				count++;
 		leader_command(leaders[i].pid, cmd, sizeof(cmd));
 		printf("%*s%-*s %-24s %7d %6d  %s\n", indent, "", 16 - indent,
-		       leader_machine(leaders[i].pid, machine, sizeof(machine)), leaders[i].path,
+		       leader_machine(&leaders[i], machine, sizeof(machine)), leaders[i].path,
 		       (int)leaders[i].pid, count, cmd);
 	}
 	free(leaders);
