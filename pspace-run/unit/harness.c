@@ -97,21 +97,18 @@ void run_child(void (*fn)(void *arg), void *arg, struct outcome *o)
 	p[0] = (struct pollfd){ .fd = out[0], .events = POLLIN };
 	p[1] = (struct pollfd){ .fd = err[0], .events = POLLIN };
 	while (open_fds > 0 && poll(p, 2, -1) > 0) {
-		if (p[0].revents) {
-			size_t before = olen;
+		char *buf[2] = { o->out, o->err };
+		size_t *len[2] = { &olen, &elen }, size[2] = { sizeof(o->out), sizeof(o->err) };
+		int i;
 
-			drain(out[0], o->out, sizeof(o->out), &olen);
-			if (olen == before || olen == sizeof(o->out) - 1) {
-				p[0].fd = -1;
-				open_fds--;
-			}
-		}
-		if (p[1].revents) {
-			size_t before = elen;
+		for (i = 0; i < 2; i++) {
+			size_t before = *len[i];
 
-			drain(err[0], o->err, sizeof(o->err), &elen);
-			if (elen == before || elen == sizeof(o->err) - 1) {
-				p[1].fd = -1;
+			if (!p[i].revents)
+				continue;
+			drain(p[i].fd, buf[i], size[i], len[i]);
+			if (*len[i] == before || *len[i] == size[i] - 1) {
+				p[i].fd = -1;
 				open_fds--;
 			}
 		}
