@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The series on 32-bit: CLONE_NPSPACE is bit 34, so the flag must survive
+# The series on 32-bit: CLONE_NPSPACE is bit 56, so the flag must survive
 # every path from clone3() to the pid namespace code without passing
 # through an unsigned long.  Build the files the series touches for i386
 # (tinyconfig plus pid namespaces), warnings shown; run by check-series.
