@@ -46,12 +46,13 @@ int signal_by_name(const char *arg)
 			return names[i].sig;
 	if (!strncasecmp(name, "RTMIN", 5)) {
 		n = name[5] ? strtol(name + 5, &end, 10) : 0;
-		if ((!name[5] || !*end) && n >= 0 && SIGNAL_RTMIN + n <= SIGNAL_RTMAX)
+		/* n in range before the sum: strtol() gives LONG_MAX for "RTMIN+1111...". */
+		if ((!name[5] || !*end) && n >= 0 && n <= SIGNAL_RTMAX - SIGNAL_RTMIN)
 			return SIGNAL_RTMIN + n;
 	}
 	if (!strncasecmp(name, "RTMAX", 5)) {
 		n = name[5] ? strtol(name + 5, &end, 10) : 0;
-		if ((!name[5] || !*end) && n <= 0 && SIGNAL_RTMAX + n >= SIGNAL_RTMIN)
+		if ((!name[5] || !*end) && n <= 0 && n >= SIGNAL_RTMIN - SIGNAL_RTMAX)
 			return SIGNAL_RTMAX + n;
 	}
 	errno = 0;
